@@ -1,0 +1,11 @@
+"""The ``fichaflow`` command: thin wrappers over the core and the services.
+
+Each command lives in its own module and registers itself on :data:`app`.
+"""
+
+from __future__ import annotations
+
+from fichaflow.cli import replay, score  # noqa: F401  (they register their commands)
+from fichaflow.cli.app import app, main
+
+__all__ = ["app", "main"]

@@ -1,0 +1,84 @@
+"""The command group, the ``--lang`` option and the one way every command reports bad input."""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+import click
+
+from fichaflow.core.errors import FichaFlowError
+
+LANGS = ("es", "en")
+USAGE_ES = {
+    "Missing option": "Falta la opción",
+    "Missing argument": "Falta el argumento",
+    "No such option": "No existe la opción",
+    "No such command": "No existe el comando",
+    "Invalid value for": "Valor no válido para",
+    "is not a valid integer": "no es un número entero",
+    "does not exist": "no existe",
+    "Got unexpected extra argument": "Sobra el argumento",
+    "requires an argument": "necesita un valor",
+    "is not one of": "no es uno de",
+}
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS),
+    default="es",
+    show_default=True,
+    help="Idioma de los mensajes (es: español, en: English).",
+)
+@click.version_option(package_name="fichaflow")
+@click.pass_context
+def app(ctx: click.Context, lang: str) -> None:
+    """FichaFlow: dominó venezolano y dominicano — jugar, anotar y aprender."""
+    ctx.obj = {"lang": lang}
+
+
+def lang_of(ctx: click.Context | None = None) -> str:
+    """The language the user asked for (Spanish unless ``--lang en``)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    while ctx is not None:
+        if isinstance(ctx.obj, dict) and "lang" in ctx.obj:
+            return str(ctx.obj["lang"])
+        ctx = ctx.parent
+    return "es"
+
+
+def fail(error: FichaFlowError) -> NoReturn:
+    """Report bad input in one line on stderr and exit with status 2; nothing was changed."""
+    click.echo(f"Error: {error.message(lang_of())}", err=True)
+    sys.exit(2)
+
+
+def _usage_text(message: str, lang: str) -> str:
+    if lang != "es":
+        return message
+    for english, spanish in USAGE_ES.items():
+        message = message.replace(english, spanish)
+    return message
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the group, turning click's usage errors into one line and status 2."""
+    args = sys.argv[1:] if argv is None else argv
+    lang = "en" if "--lang=en" in args or ("--lang" in args and "en" in args) else "es"
+    try:
+        code = app.main(args=args, prog_name="fichaflow", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Abortado." if lang == "es" else "Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        label = "Error de uso" if lang == "es" else "Usage error"
+        text = _usage_text(exc.format_message(), lang)
+        click.echo(f"{label}: {text} (fichaflow --help)", err=True)
+        sys.exit(2)
+    except FichaFlowError as exc:
+        click.echo(f"Error: {exc.message(lang)}", err=True)
+        sys.exit(2)
+    if isinstance(code, int) and code:
+        sys.exit(code)

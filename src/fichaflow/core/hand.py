@@ -1,0 +1,416 @@
+"""One hand (mano): the line, the hands, the montón and whose turn it is, with push and pop.
+
+A :class:`Hand` is the rules engine's position. It knows the play of a hand: legal moves with the
+end choice, forced play, drawing from the montón, dominada, tranque, capicúa and the in-play
+bonuses (pase redondo, salida pasada). It does not know scores or who leads: the partida decides
+those and hands them in. Positions are cheap to copy and every move can be taken back with
+:meth:`Hand.pop`, so bots can search them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from typing import Final
+
+from fichaflow.core.errors import IllegalMove
+from fichaflow.core.tiles import (
+    ALL_TILES,
+    DOBLE_BLANCO,
+    HALVES,
+    PIPS,
+    SUIT,
+    bits,
+    name,
+    other_half,
+    parse_halves,
+    tile_of,
+)
+
+
+class End(IntEnum):
+    LEFT = 0
+    RIGHT = 1
+
+    @property
+    def word(self) -> str:
+        return "left" if self is End.LEFT else "right"
+
+
+PASS_TILE: Final = -1
+DRAW_TILE: Final = -2
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A play (``tile`` at ``end``), a lead (``end`` is None, ``left`` is the half shown on the
+    left), a pass or a draw from the montón."""
+
+    tile: int
+    end: End | None = None
+    left: int | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.tile == PASS_TILE
+
+    @property
+    def is_draw(self) -> bool:
+        return self.tile == DRAW_TILE
+
+    @property
+    def is_play(self) -> bool:
+        return self.tile >= 0
+
+    @staticmethod
+    def lead(tile: int, left: int | None = None) -> Move:
+        """Lead ``tile`` with ``left`` on the left end (by default its higher half)."""
+        return Move(tile, None, HALVES[tile][0] if left is None else left)
+
+
+PASS: Final = Move(PASS_TILE)
+DRAW: Final = Move(DRAW_TILE)
+
+
+class EndKind(StrEnum):
+    DOMINO = "domino"
+    TRANQUE = "tranque"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One action in a hand's history, with the open ends it faced (-1 before the lead).
+
+    ``drawn`` is the tile a DRAW took from the montón; only the drawer may see it."""
+
+    seat: int
+    move: Move
+    left: int
+    right: int
+    drawn: int = -1
+
+    def notation(self) -> str:
+        """The move in record notation, with the end named only where the tile fits both."""
+        move = self.move
+        if move.is_pass:
+            return "pass"
+        if move.is_draw:
+            return "draw"
+        if move.end is None:
+            assert move.left is not None
+            return f"{move.left}-{other_half(move.tile, move.left)}"
+        bit = 1 << move.tile
+        both = bool(SUIT[self.left] & bit) and bool(SUIT[self.right] & bit)
+        return f"{name(move.tile)}:{move.end.word}" if both else name(move.tile)
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """How a hand ended: who dominated or trancó, with which tile."""
+
+    kind: EndKind
+    seat: int
+    tile: int
+    capicua: bool = False
+    chuchazo: bool = False
+
+
+class Hand:
+    """The position of one hand. Mutate it only through :meth:`push` / :meth:`play` / :meth:`pop`.
+
+    ``hands`` holds each seat's tiles as a bit set; ``stock`` is the montón in drawing order.
+    """
+
+    __slots__ = (
+        "_undo",
+        "forced_lead",
+        "hands",
+        "history",
+        "leader",
+        "left",
+        "line_mask",
+        "pase_redondo",
+        "result",
+        "right",
+        "run_from",
+        "run_passes",
+        "salida_pasada",
+        "seats",
+        "stock",
+        "stock_pos",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        hands: list[int],
+        stock: tuple[int, ...] = (),
+        leader: int = 0,
+        forced_lead: int | None = None,
+    ) -> None:
+        self.seats = len(hands)
+        self.hands = list(hands)
+        self.stock = tuple(stock)
+        self.stock_pos = 0
+        self.leader = leader
+        self.forced_lead = forced_lead
+        self.turn = leader
+        self.left = -1
+        self.right = -1
+        self.line_mask = 0
+        self.history: list[Turn] = []
+        self.result: HandEnd | None = None
+        self.run_from = -1  # who played last, for the pase redondo
+        self.run_passes = 0  # passes in a row since then
+        self.pase_redondo: list[int] = []  # seats credited, in order
+        self.salida_pasada = False
+        self._undo: list[tuple[int, int, int, int, int, int, int, bool, HandEnd | None, int]] = []
+
+    # -- reading the position -------------------------------------------------------------
+
+    @property
+    def ended(self) -> bool:
+        return self.result is not None
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def stock_mask(self) -> int:
+        mask = 0
+        for t in self.stock[self.stock_pos :]:
+            mask |= 1 << t
+        return mask
+
+    def pips(self) -> tuple[int, ...]:
+        """The pips each seat still holds."""
+        return tuple(sum(PIPS[t] for t in bits(h)) for h in self.hands)
+
+    def counts(self) -> tuple[int, ...]:
+        """How many tiles each seat holds."""
+        return tuple(h.bit_count() for h in self.hands)
+
+    def plays(self) -> list[Turn]:
+        """The tiles placed, in the order they were played."""
+        return [t for t in self.history if t.move.is_play]
+
+    def line(self) -> list[tuple[int, int]]:
+        """The line from its left end to its right end, each tile as ``(left half, right half)``."""
+        out: list[tuple[int, int]] = []
+        for turn in self.plays():
+            move = turn.move
+            if move.end is None:
+                assert move.left is not None
+                out.append((move.left, other_half(move.tile, move.left)))
+            elif move.end is End.LEFT:
+                out.insert(0, (other_half(move.tile, turn.left), turn.left))
+            else:
+                out.append((turn.right, other_half(move.tile, turn.right)))
+        return out
+
+    def playable(self, seat: int | None = None) -> int:
+        """The set of tiles ``seat`` (by default the one to move) could place now."""
+        hand = self.hands[self.turn if seat is None else seat]
+        if self.left < 0:
+            return hand if self.forced_lead is None else hand & (1 << self.forced_lead)
+        return hand & (SUIT[self.left] | SUIT[self.right])
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to move: each tile once per end it fits, a draw when
+        nothing fits and the montón has tiles, a pass when it does not."""
+        if self.result is not None:
+            return []
+        mask = self.playable()
+        if self.left < 0:
+            return [Move.lead(t) for t in bits(mask)]
+        if mask:
+            left_suit, right_suit = SUIT[self.left], SUIT[self.right]
+            moves = []
+            for t in bits(mask):
+                bit = 1 << t
+                if left_suit & bit:
+                    moves.append(Move(t, End.LEFT))
+                if right_suit & bit:
+                    moves.append(Move(t, End.RIGHT))
+            return moves
+        return [DRAW] if self.stock_pos < len(self.stock) else [PASS]
+
+    def check(self, move: Move) -> None:
+        """Raise :class:`IllegalMove` with the reason when ``move`` is not legal here."""
+        ends = self._ends()
+        if self.result is not None:
+            raise IllegalMove("move.hand_over")
+        seat = self.turn
+        hand = self.hands[seat]
+        if move.is_pass or move.is_draw:
+            playable = self.playable()
+            if playable:
+                code = "move.pasar_agachado" if move.is_pass else "move.draw_holding"
+                raise IllegalMove(code, seat=seat, tiles=_names(playable), **ends)
+            if move.is_pass and self.stock_pos < len(self.stock):
+                raise IllegalMove("move.must_draw", seat=seat, stock=self.stock_left)
+            if move.is_draw and self.stock_pos >= len(self.stock):
+                raise IllegalMove("move.stock_empty", seat=seat)
+            return
+        tile = move.tile
+        if not 0 <= tile < 28:
+            raise IllegalMove("tile.invalid", text=str(tile))
+        if not hand & (1 << tile):
+            raise IllegalMove("move.not_holding", seat=seat, tile=name(tile))
+        if self.left < 0:
+            if move.end is not None:
+                raise IllegalMove("move.end_on_lead", tile=name(tile))
+            if self.forced_lead is not None and tile != self.forced_lead:
+                raise IllegalMove("move.forced_lead", seat=seat, tile=name(self.forced_lead))
+            if move.left not in HALVES[tile]:
+                raise IllegalMove("tile.invalid", text=str(move.left))
+            return
+        if move.end is None:
+            raise IllegalMove("move.end_missing", tile=name(tile), **ends)
+        end_number = self.left if move.end is End.LEFT else self.right
+        if not SUIT[end_number] & (1 << tile):
+            if not (SUIT[self.left] | SUIT[self.right]) & (1 << tile):
+                raise IllegalMove("move.no_match", tile=name(tile), **ends)
+            raise IllegalMove(
+                "move.wrong_end", tile=name(tile), end=move.end.word, number=end_number, **ends
+            )
+
+    def parse(self, token: object) -> Move:
+        """The move that record notation ``token`` names in this position (``6-5``,
+        ``5-3:left``, ``pass``); an :class:`IllegalMove` that says why when it names none."""
+        if not isinstance(token, str):
+            raise IllegalMove("move.bad_token", token=repr(token))
+        text = token.strip().lower()
+        if text == "pass":
+            return PASS
+        tile_text, _, end_text = text.partition(":")
+        a, b = parse_halves(tile_text)
+        tile = tile_of(a, b)
+        if self.left < 0:
+            if end_text:
+                raise IllegalMove("move.end_on_lead", tile=name(tile))
+            return Move(tile, None, a)
+        if end_text:
+            if end_text not in ("left", "right"):
+                raise IllegalMove("move.bad_end", token=token)
+            return Move(tile, End.LEFT if end_text == "left" else End.RIGHT)
+        bit = 1 << tile
+        fits_left, fits_right = bool(SUIT[self.left] & bit), bool(SUIT[self.right] & bit)
+        if fits_left and fits_right:
+            raise IllegalMove("move.end_missing", tile=name(tile), **self._ends())
+        if not fits_left and not fits_right:
+            raise IllegalMove("move.no_match", tile=name(tile), **self._ends())
+        return Move(tile, End.LEFT if fits_left else End.RIGHT)
+
+    # -- changing the position ------------------------------------------------------------
+
+    def play(self, move: Move) -> None:
+        """Make a move after checking it; an illegal move raises and changes nothing."""
+        self.check(move)
+        self.push(move)
+
+    def push(self, move: Move) -> None:
+        """Make a legal move without checking it (for searches that generated it)."""
+        seat = self.turn
+        self._undo.append(
+            (
+                seat,
+                self.left,
+                self.right,
+                self.line_mask,
+                self.stock_pos,
+                self.run_from,
+                self.run_passes,
+                self.salida_pasada,
+                self.result,
+                self.hands[seat],
+            )
+        )
+        left, right = self.left, self.right
+        tile = move.tile
+        if tile >= 0:
+            bit = 1 << tile
+            self.hands[seat] &= ~bit
+            self.line_mask |= bit
+            if move.end is None:
+                assert move.left is not None
+                self.left = move.left
+                self.right = other_half(tile, move.left)
+            elif move.end is End.LEFT:
+                self.left = other_half(tile, left)
+            else:
+                self.right = other_half(tile, right)
+            self.history.append(Turn(seat, move, left, right))
+            if not self.hands[seat]:
+                capicua = left != right and left >= 0 and tile == tile_of(left, right)
+                chuchazo = tile == DOBLE_BLANCO
+                self.result = HandEnd(EndKind.DOMINO, seat, tile, capicua, chuchazo)
+            elif not (ALL_TILES & ~self.line_mask) & (SUIT[self.left] | SUIT[self.right]):
+                self.result = HandEnd(EndKind.TRANQUE, seat, tile)
+            else:
+                self.run_from, self.run_passes = seat, 0
+                self.turn = (seat + 1) % self.seats
+        elif tile == DRAW_TILE:
+            drawn = self.stock[self.stock_pos]
+            self.stock_pos += 1
+            self.hands[seat] |= 1 << drawn
+            self.history.append(Turn(seat, move, left, right, drawn))
+        else:
+            self.history.append(Turn(seat, move, left, right))
+            if seat == (self.leader + 1) % self.seats and self.line_mask.bit_count() == 1:
+                self.salida_pasada = True
+            self.run_passes += 1
+            if self.run_from >= 0 and self.run_passes == self.seats - 1:
+                self.pase_redondo.append(self.run_from)
+            self.turn = (seat + 1) % self.seats
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        (
+            seat,
+            self.left,
+            self.right,
+            self.line_mask,
+            self.stock_pos,
+            run_from,
+            run_passes,
+            self.salida_pasada,
+            self.result,
+            self.hands[seat],
+        ) = self._undo.pop()
+        turn = self.history.pop()
+        if turn.move.is_pass and self.run_from >= 0 and self.run_passes == self.seats - 1:
+            self.pase_redondo.pop()
+        self.run_from, self.run_passes = run_from, run_passes
+        self.turn = seat
+        return turn.move
+
+    def copy(self) -> Hand:
+        """An independent position with the same history (its undo stack included)."""
+        other = Hand.__new__(Hand)
+        other.seats = self.seats
+        other.hands = self.hands.copy()
+        other.stock = self.stock
+        other.stock_pos = self.stock_pos
+        other.leader = self.leader
+        other.forced_lead = self.forced_lead
+        other.turn = self.turn
+        other.left = self.left
+        other.right = self.right
+        other.line_mask = self.line_mask
+        other.history = self.history.copy()
+        other.result = self.result
+        other.run_from = self.run_from
+        other.run_passes = self.run_passes
+        other.pase_redondo = self.pase_redondo.copy()
+        other.salida_pasada = self.salida_pasada
+        other._undo = self._undo.copy()
+        return other
+
+    def _ends(self) -> dict[str, int]:
+        return {"left": self.left, "right": self.right}
+
+
+def _names(mask: int) -> str:
+    return ", ".join(name(t) for t in bits(mask))

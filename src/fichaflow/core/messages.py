@@ -1,0 +1,172 @@
+"""The text of every error, in Spanish (first) and English.
+
+One catalogue, keyed by the error's code, so that the command line, the server and the browser
+say the same thing in the same words. Seats are numbered from 0, as in records.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from fichaflow.core.errors import FichaFlowError
+
+ES: Final[dict[str, str]] = {
+    "tile.invalid": "«{text}» no es una ficha: se escribe como 6-4, con números del 0 al 6",
+    "rules.unknown_preset": "no existe el reglamento «{preset}»; los que hay son: {allowed}",
+    "rules.unknown_option": "no existe la opción «{option}»; las opciones son: {allowed}",
+    "rules.bad_value": "la opción {option} no admite «{value}»; valores permitidos: {allowed}",
+    "rules.target": "la opción target debe ser un número entero de {low} a {high} (no «{value}»)",
+    "rules.bonus": "la opción {option} debe ser un número entero de 0 en adelante (no «{value}»)",
+    "rules.doble_seis_stock": (
+        "la opción first_lead no admite doble_seis en {mode}, que se juega con montón; "
+        "valores permitidos: {allowed}"
+    ),
+    "rules.missing_preset": "las reglas deben nombrar su reglamento (preset): {allowed}",
+    "rules.not_rules": (
+        "las reglas deben ser el nombre de un reglamento o un objeto con «preset»: {allowed}"
+    ),
+    "move.hand_over": "la mano ya terminó",
+    "move.no_hand": "no hay ninguna mano en juego",
+    "move.pasar_agachado": (
+        "el asiento {seat} no puede pasar: tiene {tiles}, que pega a {left} o {right} "
+        "(pasar agachado no se permite)"
+    ),
+    "move.draw_holding": (
+        "el asiento {seat} no puede robar: tiene {tiles}, que pega a {left} o {right}"
+    ),
+    "move.must_draw": (
+        "el asiento {seat} no puede pasar: quedan {stock} fichas en el montón y tiene que robar"
+    ),
+    "move.stock_empty": "el asiento {seat} no puede robar: el montón está vacío",
+    "move.not_holding": "el asiento {seat} no tiene la ficha {tile}",
+    "move.end_on_lead": "la salida {tile} no lleva extremo (:left o :right)",
+    "move.forced_lead": "el asiento {seat} tiene que salir con {tile}",
+    "move.end_missing": (
+        "la ficha {tile} pega por los dos extremos ({left} y {right}): hay que decir "
+        "{tile}:left o {tile}:right"
+    ),
+    "move.no_match": "la ficha {tile} no pega: los extremos son {left} y {right}",
+    "move.wrong_end": (
+        "la ficha {tile} no pega por {end}, donde hay un {number} (extremos: {left} y {right})"
+    ),
+    "move.bad_token": "{token} no es una jugada: se escribe 6-4, 6-4:left, 6-4:right o pass",
+    "move.bad_end": "en «{token}» el extremo debe ser :left o :right",
+    "deal.seats": "el reparto tiene {found} manos y este modo tiene {seats} asientos",
+    "deal.hand_size": "la mano del asiento {seat} tiene {found} fichas y deben ser 7",
+    "deal.stock_size": "el montón tiene {found} fichas y deben ser {size}",
+    "deal.duplicate": "la ficha {tile} aparece dos veces en el reparto",
+    "deal.missing": "falta la ficha {tile} en el reparto",
+    "deal.no_cochina": "nadie tiene la cochina (6-6) para salir",
+    "record.not_json": "el registro no es JSON válido: {detail}",
+    "record.shape": "el registro no tiene la forma esperada: {what}",
+    "record.unknown_key": (
+        "el registro tiene la clave desconocida «{key}»; las claves son: {allowed}"
+    ),
+    "record.players": "hay {found} jugadores y este modo tiene {seats} asientos",
+    "record.after_partida": "la partida ya la ganó el lado {winner}: no puede haber otra mano",
+    "record.hand_unfinished": "la mano anterior no terminó",
+    "record.leader_needed": "con sorteo hay que decir quién sale (leader)",
+    "record.leader_seat": "leader debe ser un asiento de 0 a {high} (no {leader})",
+    "record.leader_mismatch": "sale el asiento {expected} según las reglas, no el {leader}",
+    "record.moves_after_end": "la mano ya terminó y el registro sigue con más jugadas",
+    "record.hand_incomplete": "la mano no está completa: faltan jugadas hasta el final",
+    "score.pips_count": "hay {found} cantidades de puntos y este modo tiene {seats} asientos",
+    "score.pips_value": "los puntos del asiento {seat} deben ir de 0 a 168 (no {value})",
+    "score.pips_total": "entre todas las manos no puede haber más de 168 puntos (hay {value})",
+    "score.seat": "{option} debe ser un asiento de 0 a {high} (no {value})",
+    "score.domino_pips": "el asiento {seat} dominó, así que no le quedan puntos (no {value})",
+    "score.capicua_tranque": "una capicúa es una dominada, no un tranque",
+    "cli.file": "no se puede leer el archivo {path}: {detail}",
+    "cli.set": "--set espera opción=valor (no «{text}»)",
+    "cli.pips": "--pips espera números separados por comas, como 8,11,7,14 (no «{text}»)",
+    "cli.end_kind": "diga --domino --winner ASIENTO o --tranque --closer ASIENTO",
+    "cli.usage": "uso incorrecto: {detail}",
+}
+
+EN: Final[dict[str, str]] = {
+    "tile.invalid": "«{text}» is not a tile: write it like 6-4, with numbers from 0 to 6",
+    "rules.unknown_preset": "there is no preset «{preset}»; the presets are: {allowed}",
+    "rules.unknown_option": "there is no option «{option}»; the options are: {allowed}",
+    "rules.bad_value": "option {option} does not take «{value}»; allowed values: {allowed}",
+    "rules.target": "option target must be a whole number from {low} to {high} (not «{value}»)",
+    "rules.bonus": "option {option} must be a whole number of 0 or more (not «{value}»)",
+    "rules.doble_seis_stock": (
+        "option first_lead does not take doble_seis in {mode}, which has a stock; "
+        "allowed values: {allowed}"
+    ),
+    "rules.missing_preset": "rules must name their preset: {allowed}",
+    "rules.not_rules": "rules must be a preset name or an object with «preset»: {allowed}",
+    "move.hand_over": "the hand is over",
+    "move.no_hand": "no hand is being played",
+    "move.pasar_agachado": (
+        "seat {seat} cannot pass: it holds {tiles}, which fits {left} or {right} "
+        "(passing while able to play is not allowed)"
+    ),
+    "move.draw_holding": "seat {seat} cannot draw: it holds {tiles}, which fits {left} or {right}",
+    "move.must_draw": "seat {seat} cannot pass: {stock} tiles are left in the stock; it must draw",
+    "move.stock_empty": "seat {seat} cannot draw: the stock is empty",
+    "move.not_holding": "seat {seat} does not hold {tile}",
+    "move.end_on_lead": "the lead {tile} takes no end (:left or :right)",
+    "move.forced_lead": "seat {seat} must lead {tile}",
+    "move.end_missing": (
+        "{tile} fits both ends ({left} and {right}): write {tile}:left or {tile}:right"
+    ),
+    "move.no_match": "{tile} does not fit: the open ends are {left} and {right}",
+    "move.wrong_end": (
+        "{tile} does not fit on the {end}, which shows {number} (ends: {left} and {right})"
+    ),
+    "move.bad_token": "{token} is not a move: write 6-4, 6-4:left, 6-4:right or pass",
+    "move.bad_end": "in «{token}» the end must be :left or :right",
+    "deal.seats": "the deal has {found} hands and this mode has {seats} seats",
+    "deal.hand_size": "seat {seat}'s hand has {found} tiles; it must have 7",
+    "deal.stock_size": "the stock has {found} tiles; it must have {size}",
+    "deal.duplicate": "tile {tile} appears twice in the deal",
+    "deal.missing": "tile {tile} is missing from the deal",
+    "deal.no_cochina": "nobody holds the 6-6 to lead",
+    "record.not_json": "the record is not valid JSON: {detail}",
+    "record.shape": "the record does not have the expected shape: {what}",
+    "record.unknown_key": "the record has an unknown key «{key}»; the keys are: {allowed}",
+    "record.players": "there are {found} players and this mode has {seats} seats",
+    "record.after_partida": "side {winner} already won the partida: no further hand is allowed",
+    "record.hand_unfinished": "the previous hand did not end",
+    "record.leader_needed": "with a sorteo the record must say who leads (leader)",
+    "record.leader_seat": "leader must be a seat from 0 to {high} (not {leader})",
+    "record.leader_mismatch": "the rules make seat {expected} lead, not seat {leader}",
+    "record.moves_after_end": "the hand is over and the record has more moves",
+    "record.hand_incomplete": "the hand is not complete: moves are missing up to its end",
+    "score.pips_count": "there are {found} pip counts and this mode has {seats} seats",
+    "score.pips_value": "seat {seat}'s pips must be from 0 to 168 (not {value})",
+    "score.pips_total": "all hands together cannot hold more than 168 pips ({value} given)",
+    "score.seat": "{option} must be a seat from 0 to {high} (not {value})",
+    "score.domino_pips": "seat {seat} dominated, so it holds no pips (not {value})",
+    "score.capicua_tranque": "a capicúa is a dominada, not a tranque",
+    "cli.file": "cannot read the file {path}: {detail}",
+    "cli.set": "--set expects option=value (not «{text}»)",
+    "cli.pips": "--pips expects numbers separated by commas, like 8,11,7,14 (not «{text}»)",
+    "cli.end_kind": "say --domino --winner SEAT or --tranque --closer SEAT",
+    "cli.usage": "wrong usage: {detail}",
+}
+
+CATALOGUES: Final = {"es": ES, "en": EN}
+WHERE: Final = {
+    "es": ("Mano {hand}", "jugada {move}"),
+    "en": ("Hand {hand}", "move {move}"),
+}
+
+
+def render_error(error: FichaFlowError, lang: str = "es") -> str:
+    """The error's text in ``lang``, prefixed with where in a record it happened."""
+    catalogue = CATALOGUES.get(lang, ES)
+    template = catalogue.get(error.code, ES.get(error.code, error.code))
+    try:
+        text = template.format(**error.params)
+    except (KeyError, IndexError):
+        text = template
+    hand_word, move_word = WHERE.get(lang, WHERE["es"])
+    where = []
+    if error.hand is not None:
+        where.append(hand_word.format(hand=error.hand))
+    if error.move is not None:
+        where.append(move_word.format(move=error.move))
+    return f"{', '.join(where)}: {text}" if where else text[:1].upper() + text[1:]

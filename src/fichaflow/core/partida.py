@@ -1,0 +1,172 @@
+"""The partida: hands one after another, who leads each, the scores, the target and the end.
+
+A partida is rules + deals + moves: every state is derived from them by replaying. Each hand
+starts from a :class:`Deal`; the partida works out who leads it and which tile must be led,
+scores it when it ends, and says when somebody has reached the target (with zapato and chancleta).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fichaflow.core.deal import Deal
+from fichaflow.core.errors import FichaFlowError, RecordError
+from fichaflow.core.hand import Hand, Move
+from fichaflow.core.rules import FirstLead, Rules
+from fichaflow.core.scoring import HandFacts, HandScore, next_leader_after, score_hand
+from fichaflow.core.tiles import COCHINA, DOUBLES, HALVES, PIPS, bits
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """A finished hand: its deal, its play, its score and the totals after it."""
+
+    deal: Deal
+    hand: Hand
+    score: HandScore
+    scores: tuple[int, ...]
+
+
+def first_salida(rules: Rules, deal: Deal) -> tuple[int, int] | None:
+    """``(seat, tile)`` that must lead the first hand, or None for a sorteo (any tile)."""
+    if rules.first_lead is FirstLead.SORTEO:
+        return None
+    if rules.first_lead is FirstLead.DOBLE_SEIS:
+        for seat, hand in enumerate(deal.hands):
+            if hand >> COCHINA & 1:
+                return seat, COCHINA
+        raise RecordError("deal.no_cochina")
+
+    # doble_mayor: the highest double dealt to a player; with none, the highest tile.
+    def rank(t: int) -> tuple[bool, int, int]:
+        return (bool(DOUBLES >> t & 1), PIPS[t], HALVES[t][0])
+
+    return max(
+        ((seat, t) for seat, hand in enumerate(deal.hands) for t in bits(hand)),
+        key=lambda st: rank(st[1]),
+    )
+
+
+class Partida:
+    """A partida in progress or finished. Start hands with :meth:`start_hand`, move with
+    :meth:`play`; a hand that ends is scored at once."""
+
+    def __init__(self, rules: Rules, players: Sequence[str] | None = None) -> None:
+        if players is not None and len(players) != rules.seats:
+            raise RecordError("record.players", found=len(players), seats=rules.seats)
+        self.rules = rules
+        self.players: tuple[str, ...] | None = tuple(players) if players is not None else None
+        self.played: list[PlayedHand] = []
+        self.scores: tuple[int, ...] = (0,) * rules.teams
+        self.current: Hand | None = None
+        self.current_deal: Deal | None = None
+        self.winner: int | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def next_leader(self) -> int | None:
+        """Who leads the next hand, or None when the rules leave it to a sorteo."""
+        if not self.played:
+            return None
+        return next_leader_after(self.rules, self.played[-1].score)
+
+    def salida(self, deal: Deal) -> tuple[int | None, int | None]:
+        """``(leader, forced tile)`` for a new hand on ``deal``; the leader is None only for the
+        first hand of a sorteo, where the draw decides it."""
+        if self.played:
+            return self.next_leader(), None
+        first = first_salida(self.rules, deal)
+        return (None, None) if first is None else first
+
+    def start_hand(self, deal: Deal, leader: int | None = None) -> Hand:
+        """Deal a new hand. ``leader`` is required after a sorteo and must agree with the rules
+        otherwise."""
+        if self.over:
+            raise RecordError("record.after_partida", winner=self.winner)
+        if self.current is not None:
+            raise RecordError("record.hand_unfinished")
+        deal.check(self.rules)
+        expected, forced = self.salida(deal)
+        if expected is None:
+            if leader is None:
+                raise RecordError("record.leader_needed")
+            if not 0 <= leader < self.rules.seats:
+                raise RecordError("record.leader_seat", leader=leader, high=self.rules.seats - 1)
+            expected = leader
+        elif leader is not None and leader != expected:
+            raise RecordError("record.leader_mismatch", leader=leader, expected=expected)
+        self.current = Hand(list(deal.hands), deal.stock, expected, forced)
+        self.current_deal = deal
+        return self.current
+
+    def play(self, move: Move) -> PlayedHand | None:
+        """Make a move in the current hand; returns the scored hand when it ended."""
+        if self.current is None:
+            raise FichaFlowError("move.no_hand")
+        self.current.play(move)
+        if self.current.ended:
+            return self.finish_hand()
+        return None
+
+    def finish_hand(self) -> PlayedHand:
+        """Score the ended current hand, add it to the totals and check the target."""
+        hand, deal = self.current, self.current_deal
+        assert hand is not None and deal is not None and hand.result is not None
+        score = score_hand(self.rules, facts_of(hand))
+        gains = score.gains(self.rules.teams)
+        self.scores = tuple(s + g for s, g in zip(self.scores, gains, strict=True))
+        played = PlayedHand(deal, hand, score, self.scores)
+        self.played.append(played)
+        self.current = self.current_deal = None
+        self.winner = self._winner(score)
+        return played
+
+    def _winner(self, last: HandScore) -> int | None:
+        target = self.rules.target
+        reached = [t for t, s in enumerate(self.scores) if s >= target]
+        if not reached:
+            return None
+        best = max(self.scores[t] for t in reached)
+        leaders = [t for t in reached if self.scores[t] == best]
+        if len(leaders) == 1:
+            return leaders[0]
+        return last.winner if last.winner in leaders else None
+
+    def hands_scored(self, team: int) -> int:
+        """In how many hands ``team`` added points (bonuses included)."""
+        return sum(1 for p in self.played if p.score.gains(self.rules.teams)[team] > 0)
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        if self.winner is None:
+            return ()
+        return tuple(t for t in range(self.rules.teams) if t != self.winner)
+
+    @property
+    def zapato(self) -> bool:
+        """The partida ended with every losing side at 0 points."""
+        return bool(self.losers) and all(self.scores[t] == 0 for t in self.losers)
+
+    @property
+    def chancleta(self) -> bool:
+        """The partida ended with every losing side having scored in exactly one hand."""
+        return bool(self.losers) and all(self.hands_scored(t) == 1 for t in self.losers)
+
+
+def facts_of(hand: Hand) -> HandFacts:
+    """The facts of a hand the engine played, for the scorekeeper."""
+    result = hand.result
+    assert result is not None
+    return HandFacts(
+        end=result.kind,
+        seat=result.seat,
+        pips=hand.pips(),
+        leader=hand.leader,
+        capicua=result.capicua,
+        chuchazo=result.chuchazo,
+        pase_redondo=tuple(hand.pase_redondo),
+        salida_pasada=hand.salida_pasada,
+    )

@@ -1,0 +1,239 @@
+"""A table's rules: one immutable, self-validating value made of a preset plus overrides.
+
+Every rule option of the contract (``RULES.md``) is a field here, so that a variant is data, not
+code. ``Rules.make("dominicana", tranque_bonus=25)`` gives the Dominican table with a tranque prize;
+anything that does not exist is refused with a message naming the option and what is allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+from fichaflow.core.errors import RulesError
+
+
+class Mode(StrEnum):
+    PAREJAS = "parejas"
+    MANO_A_MANO = "mano_a_mano"
+    TRES = "tres"
+
+
+class FirstLead(StrEnum):
+    DOBLE_SEIS = "doble_seis"
+    SORTEO = "sorteo"
+    DOBLE_MAYOR = "doble_mayor"
+
+
+class NextLead(StrEnum):
+    ROTACION = "rotacion"
+    GANADOR = "ganador"
+
+
+class Count(StrEnum):
+    RIVALS = "rivals"
+    ALL = "all"
+
+
+class TranqueRule(StrEnum):
+    PAREJA = "pareja"
+    ABAJO = "abajo"
+
+
+class TranqueTie(StrEnum):
+    NADIE = "nadie"
+    SALIDA = "salida"
+
+
+SEATS: Final = {Mode.PAREJAS: 4, Mode.MANO_A_MANO: 2, Mode.TRES: 3}
+HAND_SIZE: Final = 7
+TARGET_MIN: Final = 10
+TARGET_MAX: Final = 500
+BONUSES: Final = (
+    "tranque_bonus",
+    "capicua_bonus",
+    "pase_redondo_bonus",
+    "salida_pasada_bonus",
+    "chuchazo_bonus",
+)
+CHOICES: Final[dict[str, type[StrEnum]]] = {
+    "mode": Mode,
+    "first_lead": FirstLead,
+    "next_lead": NextLead,
+    "domino_count": Count,
+    "tranque_rule": TranqueRule,
+    "tranque_tie": TranqueTie,
+    "tranque_count": Count,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules a partida is played and scored by. Build it with :meth:`make` or :meth:`load`."""
+
+    preset: str
+    mode: Mode
+    first_lead: FirstLead
+    next_lead: NextLead
+    domino_count: Count
+    tranque_rule: TranqueRule
+    tranque_tie: TranqueTie
+    tranque_count: Count
+    target: int
+    tranque_bonus: int = 0
+    capicua_bonus: int = 0
+    pase_redondo_bonus: int = 0
+    salida_pasada_bonus: int = 0
+    chuchazo_bonus: int = 0
+
+    @classmethod
+    def make(cls, preset: str = "dominicana", **overrides: Any) -> Rules:
+        """The preset with ``overrides`` on top, validated."""
+        if preset not in PRESETS:
+            raise RulesError("rules.unknown_preset", preset=preset, allowed=", ".join(PRESETS))
+        base = PRESETS[preset]
+        values: dict[str, Any] = {}
+        for option, value in overrides.items():
+            if option == "preset" or option not in OPTIONS:
+                raise RulesError("rules.unknown_option", option=option, allowed=", ".join(OPTIONS))
+            values[option] = _coerce(option, value)
+        return dataclasses.replace(base, **values)
+
+    @classmethod
+    def load(cls, data: object) -> Rules:
+        """Rules from a record: a preset name, or ``{"preset": ..., option: value, ...}``."""
+        if isinstance(data, str):
+            return cls.make(data)
+        if isinstance(data, Mapping):
+            options = dict(data)
+            preset = options.pop("preset", None)
+            if not isinstance(preset, str):
+                raise RulesError("rules.missing_preset", allowed=", ".join(PRESETS))
+            return cls.make(preset, **options)
+        raise RulesError("rules.not_rules", allowed=", ".join(PRESETS))
+
+    def dump(self) -> dict[str, Any]:
+        """The record form: the preset name plus every option that differs from it."""
+        base = PRESETS[self.preset]
+        out: dict[str, Any] = {"preset": self.preset}
+        for option in OPTIONS:
+            value = getattr(self, option)
+            if value != getattr(base, option):
+                out[option] = str(value) if isinstance(value, StrEnum) else value
+        return out
+
+    def options(self) -> dict[str, Any]:
+        """Every option with its value, for display."""
+        return {o: (str(v) if isinstance(v := getattr(self, o), StrEnum) else v) for o in OPTIONS}
+
+    @property
+    def seats(self) -> int:
+        return SEATS[self.mode]
+
+    @property
+    def teams(self) -> int:
+        """Two teams in parejas; every seat its own team in the individual modes."""
+        return 2 if self.mode is Mode.PAREJAS else self.seats
+
+    @property
+    def has_stock(self) -> bool:
+        return self.mode is not Mode.PAREJAS
+
+    @property
+    def stock_size(self) -> int:
+        return 28 - HAND_SIZE * self.seats
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2 if self.mode is Mode.PAREJAS else seat
+
+    def seats_of(self, team: int) -> tuple[int, ...]:
+        return (team, team + 2) if self.mode is Mode.PAREJAS else (team,)
+
+    def __post_init__(self) -> None:
+        if not TARGET_MIN <= self.target <= TARGET_MAX:
+            raise RulesError(
+                "rules.target", option="target", value=self.target, low=TARGET_MIN, high=TARGET_MAX
+            )
+        if self.has_stock and self.first_lead is FirstLead.DOBLE_SEIS:
+            raise RulesError(
+                "rules.doble_seis_stock",
+                option="first_lead",
+                mode=str(self.mode),
+                allowed=f"{FirstLead.SORTEO}, {FirstLead.DOBLE_MAYOR}",
+            )
+
+
+def _coerce(option: str, value: Any) -> Any:
+    """The typed value of an option, or a RulesError that names it and what is allowed."""
+    if option in CHOICES:
+        choices = CHOICES[option]
+        try:
+            return choices(value)
+        except ValueError:
+            allowed = ", ".join(str(c) for c in choices)
+            raise RulesError(
+                "rules.bad_value", option=option, value=value, allowed=allowed
+            ) from None
+    # target and the bonuses are whole numbers; "25" from a command line is accepted too.
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isdigit():
+        number = int(value)
+    if option == "target":
+        if number is None:
+            raise RulesError(
+                "rules.target", option=option, value=value, low=TARGET_MIN, high=TARGET_MAX
+            )
+        return number
+    if number is None or number < 0:
+        raise RulesError("rules.bonus", option=option, value=value)
+    return number
+
+
+def _preset(
+    name: str,
+    mode: Mode,
+    first_lead: FirstLead,
+    next_lead: NextLead,
+    domino_count: Count,
+    tranque_rule: TranqueRule,
+    tranque_tie: TranqueTie,
+    tranque_count: Count,
+    target: int,
+) -> Rules:
+    return Rules(
+        name, mode, first_lead, next_lead, domino_count, tranque_rule, tranque_tie, tranque_count,
+        target,
+    )  # fmt: skip
+
+
+_P, _M, _T = Mode.PAREJAS, Mode.MANO_A_MANO, Mode.TRES
+_D6, _DM = FirstLead.DOBLE_SEIS, FirstLead.DOBLE_MAYOR
+_ROT, _GAN = NextLead.ROTACION, NextLead.GANADOR
+_RIV, _ALL = Count.RIVALS, Count.ALL
+_PAR, _ABA = TranqueRule.PAREJA, TranqueRule.ABAJO
+_NAD, _SAL = TranqueTie.NADIE, TranqueTie.SALIDA
+
+PRESETS: Final[dict[str, Rules]] = {
+    r.preset: r
+    for r in (
+        _preset("venezuela", _P, _D6, _ROT, _RIV, _PAR, _NAD, _RIV, 100),
+        _preset("zulia", _P, _D6, _ROT, _ALL, _PAR, _NAD, _ALL, 100),
+        _preset("dominicana", _P, _D6, _GAN, _ALL, _ABA, _NAD, _ALL, 200),
+        _preset("dominicana_parejas", _P, _D6, _GAN, _ALL, _PAR, _SAL, _ALL, 200),
+        _preset("internacional", _P, _D6, _ROT, _ALL, _PAR, _NAD, _ALL, 200),
+        _preset("pagat", _P, _D6, _ROT, _RIV, _PAR, _NAD, _RIV, 100),
+        _preset("mano_a_mano", _M, _DM, _GAN, _RIV, _PAR, _NAD, _RIV, 100),
+        _preset("tres", _T, _DM, _GAN, _RIV, _PAR, _NAD, _RIV, 100),
+    )
+}
+"""The contract's preset table, row by row."""
+
+DEFAULT_PRESET: Final = "dominicana"
+OPTIONS: Final[tuple[str, ...]] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name != "preset"
+)
