@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import Move
+from fichaflow.core.hand import Hand, Move
 from fichaflow.core.view import SeatView
 
 
@@ -23,12 +23,20 @@ class Bot(ABC):
     name: ClassVar[str]
     """The ladder's word for this player: tirafichas, tirapuntos, ... gallo."""
 
+    sees_all: ClassVar[bool] = False
+    """True only for benchmark bots that are handed the whole position (``omnisciente``)."""
+
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
     @abstractmethod
     def choose(self, view: SeatView) -> Move:
         """One of ``view.legal`` (never called with an empty list)."""
+
+    def choose_seeing_all(self, view: SeatView, hand: Hand) -> Move:
+        """For ``sees_all`` bots only: choose with every hand visible. Runners call this instead
+        of :meth:`choose` when ``sees_all`` is set, and never for a bot offered to players."""
+        raise NotImplementedError
 
 
 BotFactory = Callable[..., Bot]

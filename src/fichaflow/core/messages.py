@@ -40,6 +40,9 @@ ES: Final[dict[str, str]] = {
     ),
     "move.stock_empty": "el asiento {seat} no puede robar: el montón está vacío",
     "move.not_holding": "el asiento {seat} no tiene la ficha {tile}",
+    "move.wrong_turn": (
+        "le toca al asiento {seat}, que no tiene {tile}: esa ficha es del asiento {holder}"
+    ),
     "move.end_on_lead": "la salida {tile} no lleva extremo (:left o :right)",
     "move.forced_lead": "el asiento {seat} tiene que salir con {tile}",
     "move.end_missing": (
@@ -108,6 +111,7 @@ EN: Final[dict[str, str]] = {
     "move.must_draw": "seat {seat} cannot pass: {stock} tiles are left in the stock; it must draw",
     "move.stock_empty": "seat {seat} cannot draw: the stock is empty",
     "move.not_holding": "seat {seat} does not hold {tile}",
+    "move.wrong_turn": "it is seat {seat}'s turn, and it does not hold {tile}: seat {holder} does",
     "move.end_on_lead": "the lead {tile} takes no end (:left or :right)",
     "move.forced_lead": "seat {seat} must lead {tile}",
     "move.end_missing": (

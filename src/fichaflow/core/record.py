@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from fichaflow.core.deal import Deal
-from fichaflow.core.errors import FichaFlowError, RecordError
-from fichaflow.core.hand import DRAW, Hand
+from fichaflow.core.errors import FichaFlowError, IllegalMove, RecordError
+from fichaflow.core.hand import DRAW, Hand, Move
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import bits, name, parse
@@ -127,6 +127,17 @@ def draw_until_playable(hand: Hand) -> None:
         hand.push(DRAW)
 
 
+def _check_turn(hand: Hand, move: Move) -> None:
+    """In a record every hand is known, so a tile held by another seat means a wrong turn.
+    (A live table must not say who holds a tile; only replays give this hint.)"""
+    if move.is_play and not hand.hands[hand.turn] >> move.tile & 1:
+        holder = next((s for s, h in enumerate(hand.hands) if h >> move.tile & 1), None)
+        if holder is not None:
+            raise IllegalMove(
+                "move.wrong_turn", seat=hand.turn, holder=holder, tile=name(move.tile)
+            )
+
+
 def replay(record: Record) -> Partida:
     """Replay a record through the engine; the first problem raises with hand and move number."""
     partida = Partida(record.rules, record.players)
@@ -140,7 +151,9 @@ def replay(record: Record) -> Partida:
                 raise RecordError("record.moves_after_end").at(number, move_number)
             try:
                 draw_until_playable(hand)
-                partida.play(hand.parse(token))
+                move = hand.parse(token)
+                _check_turn(hand, move)
+                partida.play(move)
             except FichaFlowError as exc:
                 raise exc.at(number, move_number) from None
         if partida.current is not None:
