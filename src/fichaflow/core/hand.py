@@ -244,6 +244,8 @@ class Hand:
         seat = self.turn
         hand = self.hands[seat]
         if move.is_pass or move.is_draw:
+            if self.left < 0:
+                raise IllegalMove("move.must_lead", seat=seat)
             playable = self.playable()
             if playable:
                 code = "move.pasar_agachado" if move.is_pass else "move.draw_holding"

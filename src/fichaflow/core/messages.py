@@ -39,6 +39,7 @@ ES: Final[dict[str, str]] = {
         "el asiento {seat} no puede pasar: quedan {stock} fichas en el montón y tiene que robar"
     ),
     "move.stock_empty": "el asiento {seat} no puede robar: el montón está vacío",
+    "move.must_lead": "el asiento {seat} sale: tiene que poner la primera ficha",
     "move.not_holding": "el asiento {seat} no tiene la ficha {tile}",
     "move.wrong_turn": (
         "le toca al asiento {seat}, que no tiene {tile}: esa ficha es del asiento {holder}"
@@ -110,6 +111,7 @@ EN: Final[dict[str, str]] = {
     "move.draw_holding": "seat {seat} cannot draw: it holds {tiles}, which fits {left} or {right}",
     "move.must_draw": "seat {seat} cannot pass: {stock} tiles are left in the stock; it must draw",
     "move.stock_empty": "seat {seat} cannot draw: the stock is empty",
+    "move.must_lead": "seat {seat} leads: it must put down the first tile",
     "move.not_holding": "seat {seat} does not hold {tile}",
     "move.wrong_turn": "it is seat {seat}'s turn, and it does not hold {tile}: seat {holder} does",
     "move.end_on_lead": "the lead {tile} takes no end (:left or :right)",
