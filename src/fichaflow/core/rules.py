@@ -181,7 +181,7 @@ def _coerce(option: str, value: Any) -> Any:
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and value.strip().isdigit():
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         number = int(value)
     if option == "target":
         if number is None:

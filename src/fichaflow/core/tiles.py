@@ -93,7 +93,7 @@ def spoken(tile: int, lang: str = "es") -> str:
 def parse_halves(text: str) -> tuple[int, int]:
     """The two halves of ``a-b`` in the order written; a clear error for anything else."""
     parts = text.strip().split("-") if isinstance(text, str) else []
-    if len(parts) == 2 and all(p.isdigit() and len(p) == 1 for p in parts):
+    if len(parts) == 2 and all(len(p) == 1 and p in "0123456789" for p in parts):
         a, b = int(parts[0]), int(parts[1])
         if a <= MAX_HALF and b <= MAX_HALF:
             return a, b
