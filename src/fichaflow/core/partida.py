@@ -125,15 +125,7 @@ class Partida:
         return played
 
     def _winner(self, last: HandScore) -> int | None:
-        target = self.rules.target
-        reached = [t for t, s in enumerate(self.scores) if s >= target]
-        if not reached:
-            return None
-        best = max(self.scores[t] for t in reached)
-        leaders = [t for t in reached if self.scores[t] == best]
-        if len(leaders) == 1:
-            return leaders[0]
-        return last.winner if last.winner in leaders else None
+        return target_winner(self.rules.target, self.scores, last.winner)
 
     def hands_scored(self, team: int) -> int:
         """In how many hands ``team`` added points (bonuses included)."""
@@ -141,19 +133,52 @@ class Partida:
 
     @property
     def losers(self) -> tuple[int, ...]:
-        if self.winner is None:
-            return ()
-        return tuple(t for t in range(self.rules.teams) if t != self.winner)
+        return losing_sides(self.rules.teams, self.winner)
 
     @property
     def zapato(self) -> bool:
         """The partida ended with every losing side at 0 points."""
-        return bool(self.losers) and all(self.scores[t] == 0 for t in self.losers)
+        return is_zapato(self.scores, self.winner)
 
     @property
     def chancleta(self) -> bool:
         """The partida ended with every losing side having scored in exactly one hand."""
-        return bool(self.losers) and all(self.hands_scored(t) == 1 for t in self.losers)
+        scored = [self.hands_scored(t) for t in range(self.rules.teams)]
+        return is_chancleta(scored, self.winner)
+
+
+def target_winner(target: int, scores: Sequence[int], hand_winner: int | None) -> int | None:
+    """The side that wins the partida when a hand ends with ``scores``, or None to play on.
+
+    A side wins on reaching ``target``; if several reach it, the higher score, then the side that
+    won that hand (``hand_winner``); if that decides nothing, another hand is played."""
+    reached = [t for t, s in enumerate(scores) if s >= target]
+    if not reached:
+        return None
+    best = max(scores[t] for t in reached)
+    leaders = [t for t in reached if scores[t] == best]
+    if len(leaders) == 1:
+        return leaders[0]
+    return hand_winner if hand_winner in leaders else None
+
+
+def losing_sides(teams: int, winner: int | None) -> tuple[int, ...]:
+    """Every side but the winner (none while the partida goes on)."""
+    if winner is None:
+        return ()
+    return tuple(t for t in range(teams) if t != winner)
+
+
+def is_zapato(scores: Sequence[int], winner: int | None) -> bool:
+    """Zapato: the partida ended with every losing side at 0 points."""
+    losers = losing_sides(len(scores), winner)
+    return bool(losers) and all(scores[t] == 0 for t in losers)
+
+
+def is_chancleta(hands_scored: Sequence[int], winner: int | None) -> bool:
+    """Chancleta: every losing side scored in exactly one hand (``hands_scored`` per side)."""
+    losers = losing_sides(len(hands_scored), winner)
+    return bool(losers) and all(hands_scored[t] == 1 for t in losers)
 
 
 def facts_of(hand: Hand) -> HandFacts:
