@@ -1,0 +1,441 @@
+"""The search engine's position: one hand as a few Python ints, with make/undo and playouts.
+
+The rules engine (:class:`fichaflow.core.hand.Hand`) explains and checks every move; this one only
+plays them, as fast as Python allows, for bots that look at many thousands of positions per
+decision. It keeps the same rules (forced play, the montón and its draws, the end choice, dominada,
+tranque, capicúa, pase redondo, salida pasada) and the tests replay the same hands through both.
+
+A move is an int: ``PASS`` (-1), ``DRAW`` (-2) or ``tile * 2 + side``. After the lead ``side`` is
+the end (0 left, 1 right); on the lead it says which half shows on the left (0 the higher, 1 the
+lower). Make/undo writes into preallocated lists, so searching creates no objects per node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from fichaflow.core.hand import DRAW as CORE_DRAW
+from fichaflow.core.hand import PASS as CORE_PASS
+from fichaflow.core.hand import End, EndKind, Hand, Move
+from fichaflow.core.tiles import ALL_TILES, PIPS, SUIT, tile_of
+from fichaflow.search.tables import (
+    HALF_BITS,
+    HI,
+    LO,
+    LOW_MASK,
+    NEXT,
+    OTHER,
+    PIPS_HIGH,
+    PIPS_LOW,
+    SUIT_PAIR,
+    heaviest,
+)
+
+PASS: Final = -1
+DRAW: Final = -2
+NOT_ENDED: Final = 0
+DOMINO: Final = 1
+TRANQUE: Final = 2
+
+_STRIDE: Final = 8
+_MAX_PLY: Final = 200  # a hand has at most 28 plays, 21 draws and a pass per turn between plays
+
+
+def lead_left(move: int) -> int:
+    """The half a lead move shows on the left end."""
+    tile = move >> 1
+    return LO[tile] if move & 1 else HI[tile]
+
+
+def to_core(move: int, leading: bool) -> Move:
+    """The rules engine's :class:`Move` for a search move (``leading``: it is the hand's lead)."""
+    if move == PASS:
+        return CORE_PASS
+    if move == DRAW:
+        return CORE_DRAW
+    tile = move >> 1
+    if leading:
+        return Move.lead(tile, lead_left(move))
+    return Move(tile, End(move & 1))
+
+
+def from_core(move: Move) -> int:
+    """The search move for a rules engine :class:`Move`."""
+    if move.is_pass:
+        return PASS
+    if move.is_draw:
+        return DRAW
+    if move.end is None:
+        return move.tile * 2 + (0 if move.left == HI[move.tile] else 1)
+    return move.tile * 2 + int(move.end)
+
+
+class FastHand:
+    """A hand in play. Read the fields; change it only with :meth:`make` and :meth:`undo`."""
+
+    __slots__ = (
+        "_sp",
+        "_undo",
+        "capicua",
+        "chuchazo",
+        "end_kind",
+        "end_seat",
+        "end_tile",
+        "forced_lead",
+        "hands",
+        "leader",
+        "left",
+        "out",
+        "pase_redondo",
+        "pips",
+        "placed",
+        "right",
+        "run_from",
+        "run_passes",
+        "salida_pasada",
+        "seats",
+        "stock",
+        "stock_pos",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        hands: list[int],
+        stock: list[int] | tuple[int, ...] = (),
+        leader: int = 0,
+        forced_lead: int = -1,
+    ) -> None:
+        self.seats = len(hands)
+        self.hands = list(hands)
+        self.pips = [sum(PIPS[t] for t in range(28) if h >> t & 1) for h in hands]
+        self.stock = list(stock)
+        self.stock_pos = 0
+        self.leader = leader
+        self.forced_lead = forced_lead
+        self.turn = leader
+        self.left = -1
+        self.right = -1
+        self.out = ALL_TILES  # every tile not on the line (in a hand or in the montón)
+        self.placed = 0
+        self.end_kind = NOT_ENDED
+        self.end_seat = -1
+        self.end_tile = -1
+        self.capicua = False
+        self.chuchazo = False
+        self.run_from = -1
+        self.run_passes = 0
+        self.pase_redondo: list[int] = []
+        self.salida_pasada = False
+        self._undo = [0] * (_STRIDE * _MAX_PLY)
+        self._sp = 0
+
+    @classmethod
+    def from_hand(cls, hand: Hand) -> FastHand:
+        """The same position as a rules engine hand (replaying its history)."""
+        fast = cls(hand_start(hand), list(hand.stock), hand.leader, _forced(hand))
+        for turn in hand.history:
+            fast.make(from_core(turn.move))
+        return fast
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def ended(self) -> bool:
+        return self.end_kind != NOT_ENDED
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    def legal(self, out: list[int]) -> int:
+        """Write every legal move into ``out`` (the rules engine's order) and return how many."""
+        if self.end_kind:
+            return 0
+        hand = self.hands[self.turn]
+        left = self.left
+        n = 0
+        if left < 0:
+            if self.forced_lead >= 0:
+                hand &= 1 << self.forced_lead
+            while hand:
+                low = hand & -hand
+                out[n] = (low.bit_length() - 1) * 2
+                n += 1
+                hand ^= low
+            return n
+        right = self.right
+        suit_left, suit_right = SUIT[left], SUIT[right]
+        mask = hand & (suit_left | suit_right)
+        if not mask:
+            out[0] = DRAW if self.stock_pos < len(self.stock) else PASS
+            return 1
+        while mask:
+            low = mask & -mask
+            tile2 = (low.bit_length() - 1) * 2
+            if suit_left & low:
+                out[n] = tile2
+                n += 1
+            if suit_right & low:
+                out[n] = tile2 + 1
+                n += 1
+            mask ^= low
+        return n
+
+    def choices(self, out: list[int]) -> int:
+        """Like :meth:`legal`, without moves that lead to the same position seen in a mirror:
+        a tile laid on either of two ends that show the same number."""
+        n = self.legal(out)
+        if self.left >= 0 and self.left == self.right and n > 1:
+            k = 0
+            for i in range(n):
+                if out[i] < 0 or not out[i] & 1:
+                    out[k] = out[i]
+                    k += 1
+            return k
+        return n
+
+    # -- changing --------------------------------------------------------------------------
+
+    def make(self, move: int) -> None:
+        """Make a legal move (not checked: the search generated it)."""
+        seat = self.turn
+        sp = self._sp
+        u = self._undo
+        u[sp] = move
+        u[sp + 1] = seat
+        u[sp + 2] = self.left
+        u[sp + 3] = self.right
+        u[sp + 4] = self.run_from
+        u[sp + 5] = self.run_passes
+        u[sp + 6] = self.salida_pasada
+        u[sp + 7] = len(self.pase_redondo)
+        self._sp = sp + _STRIDE
+        if move >= 0:
+            tile = move >> 1
+            bit = 1 << tile
+            hand = self.hands[seat] ^ bit
+            self.hands[seat] = hand
+            self.pips[seat] -= PIPS[tile]
+            self.out ^= bit
+            self.placed += 1
+            left, right = self.left, self.right
+            if left < 0:
+                if move & 1:
+                    self.left, self.right = LO[tile], HI[tile]
+                else:
+                    self.left, self.right = HI[tile], LO[tile]
+            elif move & 1:
+                self.right = OTHER[tile * 7 + right]
+            else:
+                self.left = OTHER[tile * 7 + left]
+            if not hand:
+                self.end_kind = DOMINO
+                self.end_seat = seat
+                self.end_tile = tile
+                self.capicua = left != right and left >= 0 and tile == tile_of(left, right)
+                self.chuchazo = tile == 0
+            elif not self.out & (SUIT[self.left] | SUIT[self.right]):
+                self.end_kind = TRANQUE
+                self.end_seat = seat
+                self.end_tile = tile
+            else:
+                self.run_from = seat
+                self.run_passes = 0
+                self.turn = (seat + 1) % self.seats
+        elif move == DRAW:
+            tile = self.stock[self.stock_pos]
+            self.stock_pos += 1
+            self.hands[seat] |= 1 << tile
+            self.pips[seat] += PIPS[tile]
+        else:
+            if seat == (self.leader + 1) % self.seats and self.placed == 1:
+                self.salida_pasada = True
+            self.run_passes += 1
+            if self.run_from >= 0 and self.run_passes == self.seats - 1:
+                self.pase_redondo.append(self.run_from)
+            self.turn = (seat + 1) % self.seats
+
+    def undo(self) -> None:
+        """Take back the last move."""
+        sp = self._sp - _STRIDE
+        self._sp = sp
+        u = self._undo
+        move, seat = u[sp], u[sp + 1]
+        self.left = u[sp + 2]
+        self.right = u[sp + 3]
+        self.run_from = u[sp + 4]
+        self.run_passes = u[sp + 5]
+        self.salida_pasada = bool(u[sp + 6])
+        del self.pase_redondo[u[sp + 7] :]
+        self.turn = seat
+        if move >= 0:
+            tile = move >> 1
+            bit = 1 << tile
+            self.hands[seat] |= bit
+            self.pips[seat] += PIPS[tile]
+            self.out |= bit
+            self.placed -= 1
+            self.end_kind = NOT_ENDED
+        elif move == DRAW:
+            self.stock_pos -= 1
+            tile = self.stock[self.stock_pos]
+            self.hands[seat] ^= 1 << tile
+            self.pips[seat] -= PIPS[tile]
+
+    # -- finished hands and playouts -------------------------------------------------------
+
+    def end_key(self) -> tuple[object, ...]:
+        """The facts a finished hand is scored on (see :class:`~fichaflow.search.value.Valuer`)."""
+        return (
+            self.end_kind,
+            self.end_seat,
+            tuple(self.pips),
+            self.leader,
+            self.capicua,
+            self.chuchazo,
+            tuple(self.pase_redondo),
+            self.salida_pasada,
+        )
+
+    def playout(
+        self, rand: Callable[[], float], greedy: float = 0.0, trace: list[int] | None = None
+    ) -> tuple[object, ...]:
+        """Play the hand to its end from here and return its :meth:`end_key`; the position itself
+        is left as it was. Each player draws and passes as the rules force; among playable tiles
+        it takes the heaviest with probability ``greedy`` and a random one otherwise, then a
+        random end when the tile fits both. ``trace`` (for tests) receives every move made."""
+        if self.end_kind:
+            return self.end_key()
+        n = self.seats
+        after = NEXT[n]
+        hands = self.hands.copy()
+        stock = self.stock
+        stock_pos = self.stock_pos
+        stock_len = len(stock)
+        turn = self.turn
+        left, right = self.left, self.right
+        out = self.out
+        placed = self.placed
+        leader = self.leader
+        after_leader = after[leader]
+        run_from, run_passes = self.run_from, self.run_passes
+        pase_redondo = self.pase_redondo.copy()
+        salida_pasada = self.salida_pasada
+        if left < 0:
+            hand = hands[turn]
+            mask = hand if self.forced_lead < 0 else hand & (1 << self.forced_lead)
+            tile = _pick(mask, rand, greedy)
+            bit = 1 << tile
+            hands[turn] = hand ^ bit
+            out ^= bit
+            placed += 1
+            left, right = HI[tile], LO[tile]
+            if trace is not None:
+                trace.append(tile * 2)
+            run_from, run_passes = turn, 0
+            turn = after[turn]
+        while True:
+            hand = hands[turn]
+            fits = SUIT_PAIR[left * 7 + right]
+            mask = hand & fits
+            if not mask:
+                while stock_pos < stock_len:
+                    tile = stock[stock_pos]
+                    stock_pos += 1
+                    hand |= 1 << tile
+                    if trace is not None:
+                        trace.append(DRAW)
+                    if fits >> tile & 1:
+                        mask = 1 << tile
+                        break
+                hands[turn] = hand
+                if not mask:
+                    if trace is not None:
+                        trace.append(PASS)
+                    if placed == 1 and turn == after_leader:
+                        salida_pasada = True
+                    run_passes += 1
+                    if run_passes == n - 1 and run_from >= 0:
+                        pase_redondo.append(run_from)
+                    turn = after[turn]
+                    continue
+            if mask & (mask - 1):
+                if greedy and rand() < greedy:
+                    tile = heaviest(mask)
+                    bit = 1 << tile
+                else:
+                    k = int(rand() * mask.bit_count())
+                    while k:
+                        mask &= mask - 1
+                        k -= 1
+                    bit = mask & -mask
+                    tile = bit.bit_length() - 1
+            else:
+                bit = mask
+                tile = bit.bit_length() - 1
+            hand ^= bit
+            hands[turn] = hand
+            out ^= bit
+            placed += 1
+            old_left, old_right = left, right
+            if SUIT[left] & bit and not (SUIT[right] & bit and rand() < 0.5):
+                left = OTHER[tile * 7 + left]
+                if trace is not None:
+                    trace.append(tile * 2)
+            else:
+                right = OTHER[tile * 7 + right]
+                if trace is not None:
+                    trace.append(tile * 2 + 1)
+            if not hand:
+                capicua = old_left != old_right and tile == tile_of(old_left, old_right)
+                return (
+                    DOMINO, turn, _pips_of(hands), leader, capicua, tile == 0,
+                    tuple(pase_redondo), salida_pasada,
+                )  # fmt: skip
+            if not out & SUIT_PAIR[left * 7 + right]:
+                return (
+                    TRANQUE, turn, _pips_of(hands), leader, False, False,
+                    tuple(pase_redondo), salida_pasada,
+                )  # fmt: skip
+            run_from, run_passes = turn, 0
+            turn = after[turn]
+
+
+def _pips_of(hands: list[int]) -> tuple[int, ...]:
+    """The pips each seat holds."""
+    return tuple([PIPS_LOW[h & LOW_MASK] + PIPS_HIGH[h >> HALF_BITS] for h in hands])
+
+
+def _pick(mask: int, rand: Callable[[], float], greedy: float) -> int:
+    """A tile of a non-empty set: the heaviest with probability ``greedy``, else any."""
+    if greedy and rand() < greedy:
+        return heaviest(mask)
+    k = int(rand() * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def hand_start(hand: Hand) -> list[int]:
+    """Each seat's tiles as dealt, worked out from a rules engine hand's history."""
+    start = list(hand.hands)
+    for turn in hand.history:
+        if turn.move.is_play:
+            start[turn.seat] |= 1 << turn.move.tile
+    for turn in hand.history:
+        if turn.move.is_draw:
+            start[turn.seat] &= ~(1 << turn.drawn)
+    return start
+
+
+def _forced(hand: Hand) -> int:
+    return -1 if hand.forced_lead is None else hand.forced_lead
+
+
+def core_end(fast: FastHand) -> tuple[EndKind, int, int]:
+    """How a finished search hand ended, in the rules engine's words (for comparisons)."""
+    kind = EndKind.DOMINO if fast.end_kind == DOMINO else EndKind.TRANQUE
+    return kind, fast.end_seat, fast.end_tile
