@@ -87,6 +87,38 @@ ES: Final[dict[str, str]] = {
     "cli.pips": "--pips espera números separados por comas, como 8,11,7,14 (no «{text}»)",
     "cli.end_kind": "diga --domino --winner ASIENTO o --tranque --closer ASIENTO",
     "cli.usage": "uso incorrecto: {detail}",
+    "anotador.bad_entry": "la línea no tiene la forma esperada: {what}",
+    "anotador.unknown_key": "la clave «{key}» no existe; las claves son: {allowed}",
+    "anotador.mesa_name": "la mesa necesita un nombre",
+    "anotador.name_empty": "falta el nombre del jugador {seat}",
+    "anotador.name_long": "el nombre «{name}» es muy largo (máximo {max} letras)",
+    "anotador.name_repeated": "el nombre «{name}» está repetido: cada quien necesita el suyo",
+    "anotador.seating": "hay {found} jugadores sentados y {mode} se juega con {seats}",
+    "anotador.teams_count": "hay {found} nombres de equipo y esta mesa tiene {teams} lados",
+    "anotador.team": "el ajuste debe ir a un lado de 0 a {high} (no {value})",
+    "anotador.points": "los puntos de un ajuste son un número entero distinto de 0 (no «{value}»)",
+    "anotador.reason": "un ajuste necesita un motivo (por ejemplo: cabra)",
+    "anotador.reason_long": "el motivo es muy largo (máximo {max} letras)",
+    "anotador.pips_missing": "faltan los tantos de {name}",
+    "anotador.pips_both": "dé los tantos por pareja o por jugador, no las dos cosas",
+    "anotador.team_pips_rule": "los tantos por pareja solo se dan en un tranque por parejas",
+    "anotador.team_pips_count": "hacen falta los tantos de las 2 parejas (hay {found})",
+    "anotador.leader_needed": "diga quién salió en esta mano",
+    "anotador.after_end": (
+        "así la partida se gana en la mano {hand} y sobran las líneas que siguen: "
+        "bórrelas primero o deshaga"
+    ),
+    "anotador.partida_over": "la partida ya la ganó {winner}: empiece una partida nueva",
+    "anotador.not_found": "no hay ninguna línea «{target}» en esta partida",
+    "anotador.old_partida": "esa línea es de una partida anterior: solo se corrige la actual",
+    "anotador.nothing_to_undo": "no hay nada que deshacer",
+    "anotador.empty_partida": "la partida actual todavía no tiene ninguna línea",
+    "anotador.parados_unfinished": (
+        "la partida no ha terminado: los parados entran cuando un lado pierde"
+    ),
+    "anotador.mesa_not_found": "no existe la mesa «{mesa}»",
+    "anotador.read_only": "este enlace es solo para mirar: no se puede anotar con él",
+    "anotador.key_reused": "la clave {key} ya se usó para otra acción distinta",
 }
 
 EN: Final[dict[str, str]] = {
@@ -154,6 +186,38 @@ EN: Final[dict[str, str]] = {
     "cli.pips": "--pips expects numbers separated by commas, like 8,11,7,14 (not «{text}»)",
     "cli.end_kind": "say --domino --winner SEAT or --tranque --closer SEAT",
     "cli.usage": "wrong usage: {detail}",
+    "anotador.bad_entry": "the line does not have the expected shape: {what}",
+    "anotador.unknown_key": "there is no key «{key}»; the keys are: {allowed}",
+    "anotador.mesa_name": "the mesa needs a name",
+    "anotador.name_empty": "player {seat} has no name",
+    "anotador.name_long": "the name «{name}» is too long (at most {max} letters)",
+    "anotador.name_repeated": "the name «{name}» appears twice: each player needs their own",
+    "anotador.seating": "{found} players are seated and {mode} is played by {seats}",
+    "anotador.teams_count": "there are {found} side names and this mesa has {teams} sides",
+    "anotador.team": "an adjustment goes to a side from 0 to {high} (not {value})",
+    "anotador.points": "an adjustment's points are a whole number other than 0 (not «{value}»)",
+    "anotador.reason": "an adjustment needs a reason (a cabra, for example)",
+    "anotador.reason_long": "the reason is too long (at most {max} letters)",
+    "anotador.pips_missing": "{name}'s pips are missing",
+    "anotador.pips_both": "give the pips by pair or by player, not both",
+    "anotador.team_pips_rule": "pair totals are only given for a tranque by pairs",
+    "anotador.team_pips_count": "both pairs' totals are needed ({found} given)",
+    "anotador.leader_needed": "say who led this hand",
+    "anotador.after_end": (
+        "then the partida is won in hand {hand} and the lines after it are too many: "
+        "delete them first or undo"
+    ),
+    "anotador.partida_over": "{winner} already won the partida: start a new one",
+    "anotador.not_found": "there is no line «{target}» in this partida",
+    "anotador.old_partida": "that line is from an earlier partida: only the current one can change",
+    "anotador.nothing_to_undo": "there is nothing to undo",
+    "anotador.empty_partida": "the current partida has no line yet",
+    "anotador.parados_unfinished": (
+        "the partida is not over: the parados come in when a side loses"
+    ),
+    "anotador.mesa_not_found": "there is no mesa «{mesa}»",
+    "anotador.read_only": "this link is for watching only: it cannot keep score",
+    "anotador.key_reused": "the key {key} was already used for a different action",
 }
 
 CATALOGUES: Final = {"es": ES, "en": EN}

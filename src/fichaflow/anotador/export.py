@@ -1,0 +1,162 @@
+"""A partida taken away from the mesa: JSON (everything), CSV (a spreadsheet) and a printable
+score sheet (HTML). All three are read off the derived sheet, so they agree with the screen."""
+
+from __future__ import annotations
+
+import csv
+import io
+from html import escape
+from typing import Any
+
+from fichaflow.anotador.entries import Adjustment, HandEntry, dump_entry
+from fichaflow.anotador.sheet import Line, MesaState, PartidaSheet
+
+WORDS = {
+    "es": {
+        "hand": "Mano {n}",
+        "adjust": "Ajuste",
+        "line": "Línea",
+        "kind": "Tipo",
+        "detail": "Detalle",
+        "gain": "Anota {side}",
+        "total": "Total {side}",
+        "target": "Meta",
+        "winner": "Gana {side}",
+        "playing": "En juego",
+        "zapato": "¡Zapato!",
+        "chancleta": "¡Chancleta!",
+        "partida": "Partida {n}",
+        "rules": "Reglas",
+        "led": "Salió {name}",
+    },
+    "en": {
+        "hand": "Hand {n}",
+        "adjust": "Adjustment",
+        "line": "Line",
+        "kind": "Kind",
+        "detail": "Detail",
+        "gain": "{side} scores",
+        "total": "{side} total",
+        "target": "Target",
+        "winner": "{side} wins",
+        "playing": "In play",
+        "zapato": "Zapato!",
+        "chancleta": "Chancleta!",
+        "partida": "Partida {n}",
+        "rules": "Rules",
+        "led": "{name} led",
+    },
+}
+
+
+def _words(lang: str) -> dict[str, str]:
+    return WORDS.get(lang, WORDS["es"])
+
+
+def line_json(sheet: PartidaSheet, line: Line, lang: str = "es") -> dict[str, Any]:
+    """A line as the API and the JSON export give it."""
+    out: dict[str, Any] = {
+        "id": line.id,
+        "hand": line.hand,
+        "entry": dump_entry(line.entry),
+        "leader": line.leader,
+        "gains": list(line.gains),
+        "totals": list(line.totals),
+        "explanation": sheet.explain(line, lang),
+    }
+    if line.score is not None:
+        out["result"] = line.score.to_json(sheet.rules.teams)
+    return out
+
+
+def partida_json(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> dict[str, Any]:
+    rules = sheet.rules
+    return {
+        "mesa": state.mesa.name,
+        "partida": sheet.number,
+        "rules": rules.dump(),
+        "options": rules.options(),
+        "target": rules.target,
+        "players": list(sheet.seating),
+        "sides": [sheet.side(t, lang) for t in range(rules.teams)],
+        "lines": [line_json(sheet, line, lang) for line in sheet.lines],
+        "totals": list(sheet.totals),
+        "winner": sheet.winner,
+        "zapato": sheet.zapato,
+        "chancleta": sheet.chancleta,
+        "next_leader": sheet.next_leader,
+    }
+
+
+def _kind(line: Line, lang: str) -> str:
+    w = _words(lang)
+    if isinstance(line.entry, Adjustment):
+        return w["adjust"]
+    assert isinstance(line.entry, HandEntry)
+    return w["hand"].format(n=line.hand)
+
+
+def partida_csv(sheet: PartidaSheet, lang: str = "es") -> str:
+    """One row per line: its number, kind, explanation, what each side scored and the totals."""
+    w = _words(lang)
+    sides = [sheet.side(t, lang) for t in range(sheet.rules.teams)]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        [w["line"], w["kind"], w["detail"]]
+        + [w["gain"].format(side=s) for s in sides]
+        + [w["total"].format(side=s) for s in sides]
+    )
+    for number, line in enumerate(sheet.lines, 1):
+        detail = " ".join(sheet.explain(line, lang))
+        writer.writerow([number, _kind(line, lang), detail, *line.gains, *line.totals])
+    return buffer.getvalue()
+
+
+def partida_html(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> str:
+    """A score sheet to print: the rules, one row per line with its explanation, the totals."""
+    w = _words(lang)
+    rules = sheet.rules
+    sides = [sheet.side(t, lang) for t in range(rules.teams)]
+    title = f"{state.mesa.name} — {w['partida'].format(n=sheet.number)}"
+    head = "".join(f"<th>{escape(s)}</th>" for s in sides)
+    rows = []
+    for line in sheet.lines:
+        detail = "<br>".join(escape(t) for t in sheet.explain(line, lang))
+        if line.leader is not None:
+            led = escape(w["led"].format(name=sheet.seating[line.leader]))
+            detail = f"<small>{led}</small><br>{detail}"
+        cells = "".join(
+            f"<td class=n>{g:+d}<br><b>{t}</b></td>" if g else f"<td class=n><b>{t}</b></td>"
+            for g, t in zip(line.gains, line.totals, strict=True)
+        )
+        rows.append(f"<tr><th>{escape(_kind(line, lang))}</th><td>{detail}</td>{cells}</tr>")
+    if sheet.winner is None:
+        result = w["playing"]
+    else:
+        result = w["winner"].format(side=sides[sheet.winner])
+        if sheet.zapato:
+            result += " " + w["zapato"]
+        if sheet.chancleta:
+            result += " " + w["chancleta"]
+    options = ", ".join(f"{k}={v}" for k, v in rules.options().items())
+    totals = "".join(f"<td class=n><b>{t}</b></td>" for t in sheet.totals)
+    return f"""<!doctype html>
+<html lang="{escape(lang)}"><head><meta charset="utf-8">
+<title>{escape(title)}</title>
+<style>
+body {{ font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; }}
+table {{ border-collapse: collapse; width: 100%; }}
+th, td {{ border: 1px solid #444; padding: .3em .5em; vertical-align: top; text-align: left; }}
+td.n {{ text-align: right; white-space: nowrap; }}
+small {{ color: #555; }}
+@media print {{ body {{ margin: 0; }} }}
+</style></head><body>
+<h1>{escape(title)}</h1>
+<p>{escape(", ".join(sheet.seating))} · {w["target"]}: {rules.target}</p>
+<p><small>{w["rules"]}: {escape(rules.preset)} ({escape(options)})</small></p>
+<table><thead><tr><th></th><th></th>{head}</tr></thead>
+<tbody>{"".join(rows)}</tbody>
+<tfoot><tr><th colspan=2>{escape(result)}</th>{totals}</tr></tfoot></table>
+</body></html>
+"""
