@@ -20,10 +20,16 @@ def test_tile_with_non_ascii_digit_is_refused(text: str) -> None:
 
 
 @pytest.mark.parametrize("option", ["target", "tranque_bonus"])
-def test_rule_number_with_non_ascii_digit_is_refused(option: str) -> None:
+@pytest.mark.parametrize("text", ["1²", "٣٠"])
+def test_rule_number_with_non_ascii_digit_is_refused(option: str, text: str) -> None:
     with pytest.raises(RulesError) as caught:
-        Rules.make("venezuela", **{option: "1²"})
+        Rules.make("venezuela", **{option: text})
     assert caught.value.params["option"] == option
+
+
+def test_rule_number_with_surrounding_control_whitespace_is_read() -> None:
+    # str.strip() removes "\x1f" but int() alone would not accept it
+    assert Rules.make("venezuela", target="75\x1f").target == 75
 
 
 @given(st.text(max_size=5))
@@ -45,5 +51,5 @@ def test_any_text_is_a_target_or_a_rules_error(text: str) -> None:
     except RulesError as exc:
         assert exc.code == "rules.target"
     else:
-        assert rules.target == int(text)
+        assert rules.target == int(text.strip())
         assert 10 <= rules.target <= 500

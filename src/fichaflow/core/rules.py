@@ -181,8 +181,8 @@ def _coerce(option: str, value: Any) -> Any:
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        number = int(value)
+    elif isinstance(value, str) and (text := value.strip()).isascii() and text.isdigit():
+        number = int(text)
     if option == "target":
         if number is None:
             raise RulesError(
