@@ -1,0 +1,102 @@
+"""``fichaflow serve``: the game server, with its web client, on this machine."""
+
+from __future__ import annotations
+
+import socket
+
+import click
+
+from fichaflow.cli.app import app, fail, lang_of
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.server.settings import (
+    FRAME_LIMIT_BYTES,
+    Settings,
+    default_database_path,
+    sqlite_url,
+)
+
+
+def _check_port(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            fail(FichaFlowError("server.port", host=host, port=port, detail=exc.strerror or exc))
+
+
+def _check_database(url: str) -> None:
+    """Create or migrate the database now, so that a wrong URL is one clear line."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from fichaflow.server.storage import make_engine, migrate
+
+    try:
+        engine = make_engine(url)
+        migrate(engine)
+        engine.dispose()
+    except (SQLAlchemyError, OSError, ValueError) as exc:
+        detail = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        fail(FichaFlowError("server.db", url=_shown(url), detail=detail))
+
+
+def _shown(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("@")[-1]
+
+
+@app.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Dirección donde escuchar.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Puerto.")
+@click.option(
+    "--db",
+    "db_url",
+    default=None,
+    metavar="URL",
+    help="Base de datos (SQLAlchemy), p. ej. postgresql+psycopg://usuario@host/base. "
+    "Por omisión, un archivo SQLite en la carpeta de datos del usuario.",
+)
+@click.option(
+    "--bot-workers", default=0, type=int, help="Procesos para los bots (0: uno por núcleo)."
+)
+def serve(host: str, port: int, db_url: str | None, bot_workers: int) -> None:
+    """Arranca el servidor: mesas para jugar en el navegador con amigos y bots."""
+    import uvicorn
+
+    from fichaflow.server.app import create_app
+
+    es = lang_of() == "es"
+    if db_url is None:
+        path = default_database_path()
+        db_url, where = sqlite_url(path), str(path)
+    else:
+        where = _shown(db_url)
+    _check_port(host, port)
+    _check_database(db_url)
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown_host:
+        shown_host = f"[{shown_host}]"
+    address = f"http://{shown_host}:{port}/"
+    click.echo(f"FichaFlow: {'abra' if es else 'open'} {address}")
+    click.echo(f"{'Base de datos' if es else 'Database'}: {where}")
+    if host in ("127.0.0.1", "localhost", "::1"):
+        click.echo(
+            "Para jugar con amigos desde sus teléfonos, arranque con --host 0.0.0.0 y "
+            "compártales el enlace de la mesa."
+            if es
+            else "To play with friends on their phones, start with --host 0.0.0.0 and share "
+            "the mesa's link."
+        )
+    settings = Settings(database_url=db_url, bot_workers=bot_workers)
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        ws_max_size=FRAME_LIMIT_BYTES,
+        log_level="warning",
+    )

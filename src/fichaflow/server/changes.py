@@ -1,0 +1,146 @@
+"""What one accepted action writes: a list of small records, committed in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class NewMesa:
+    code: str
+    rules: dict[str, Any]
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SetMesa:
+    code: str
+    rules: dict[str, Any]
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SetVersion:
+    code: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewPerson:
+    mesa: str
+    id: int
+    name: str
+    token_hash: str
+    is_host: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetQueue:
+    """The whole parados queue, in order (everyone else leaves it)."""
+
+    mesa: str
+    people: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetSeat:
+    mesa: str
+    seat: int
+    person: int | None
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NewPartida:
+    mesa: str
+    number: int
+    rules: dict[str, Any]
+    players: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class EndPartida:
+    mesa: str
+    number: int
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewHand:
+    mesa: str
+    partida: int
+    number: int
+    seed: str
+    commitment: str
+    leader: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewMove:
+    mesa: str
+    partida: int
+    hand: int
+    number: int
+    seat: int
+    notation: str
+    timed_out: bool
+
+
+Change = (
+    NewMesa
+    | SetMesa
+    | SetVersion
+    | NewPerson
+    | SetQueue
+    | SetSeat
+    | NewPartida
+    | EndPartida
+    | NewHand
+    | NewMove
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PersonSnapshot:
+    id: int
+    name: str
+    token_hash: str
+    is_host: bool
+    queue_pos: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSnapshot:
+    seat: int
+    person: int | None
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PartidaSnapshot:
+    number: int
+    rules: dict[str, Any]
+    players: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class HandSnapshot:
+    number: int
+    seed: str
+    leader: int
+    moves: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MesaSnapshot:
+    """A mesa as stored: enough to rebuild it by replaying its current partida."""
+
+    code: str
+    rules: dict[str, Any]
+    options: dict[str, Any]
+    version: int
+    people: tuple[PersonSnapshot, ...]
+    seats: tuple[SeatSnapshot, ...]
+    partida: PartidaSnapshot | None
+    hands: tuple[HandSnapshot, ...]

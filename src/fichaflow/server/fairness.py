@@ -1,0 +1,63 @@
+"""Fair deals anyone can check: a secret seed per hand, its SHA-256 published before the deal,
+the seed revealed at the hand's end.
+
+The deal is ``core.deal.Deal.from_seed(seats, seed)`` and, for a first hand drawn by sorteo, the
+leader is ``core.deal.sorteo(seats, seed)``: whoever holds the revealed seed recomputes both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from fichaflow.core.deal import Deal, sorteo
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.record import Record, replay
+from fichaflow.core.rules import FirstLead
+
+SEED_BYTES = 32
+
+
+def new_seed() -> str:
+    """A fresh secret seed: 64 hexadecimal digits from the operating system's generator."""
+    return secrets.token_hex(SEED_BYTES)
+
+
+def commitment(seed: str) -> str:
+    """The published promise: SHA-256 of the seed's text, in hexadecimal."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class HandCheck:
+    """One hand of a record checked against its revealed seed."""
+
+    number: int
+    commitment: str
+    seed: str
+
+
+def verify_record(record: Record) -> list[HandCheck]:
+    """Check every hand of a finished partida: the seed matches its commitment, the deal is the
+    one the seed makes, a sorteo's leader is the one it draws, and the play replays to the end.
+    The first problem raises a FichaFlowError naming the hand."""
+    rules = record.rules
+    checks = []
+    for number, hand in enumerate(record.hands, 1):
+        seed, promised = hand.extra.get("seed"), hand.extra.get("commitment")
+        if not isinstance(seed, str) or not isinstance(promised, str):
+            raise FichaFlowError("verify.no_seed").at(number)
+        if commitment(seed) != promised.lower():
+            raise FichaFlowError("verify.commitment", commitment=promised).at(number)
+        if Deal.from_seed(rules.seats, seed) != hand.deal:
+            raise FichaFlowError("verify.deal").at(number)
+        if number == 1 and rules.first_lead is FirstLead.SORTEO:
+            winner = sorteo(rules.seats, seed)[0]
+            if hand.leader != winner:
+                raise FichaFlowError("verify.sorteo", leader=hand.leader, winner=winner).at(1)
+        checks.append(HandCheck(number, promised, seed))
+    partida = replay(record)
+    if not partida.over:
+        raise FichaFlowError("verify.unfinished")
+    return checks

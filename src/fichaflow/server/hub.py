@@ -1,0 +1,69 @@
+"""One WebSocket connection: an outbox so that a slow client never holds up a mesa, and the
+flood limit."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from fichaflow.server.settings import MAX_MESSAGES_PER_SECOND, OUTBOX_LIMIT
+
+CLOSE_FLOOD = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_SLOW = 1013
+
+
+class Connection:
+    """A client connected over a WebSocket, before and after it says hello."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.code: str | None = None  # the mesa it said hello to
+        self.person: int | None = None  # None: a mirón
+        self.closed = False
+        self._outbox: asyncio.Queue[str | int] = asyncio.Queue()
+        self._recent: deque[float] = deque(maxlen=MAX_MESSAGES_PER_SECOND)
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message; a client that lets too many pile up is dropped."""
+        if self.closed:
+            return
+        if self._outbox.qsize() >= OUTBOX_LIMIT:
+            self.close(CLOSE_SLOW)
+            return
+        text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+        self._outbox.put_nowait(text)
+
+    def close(self, code: int) -> None:
+        """Close after what is already queued has been sent."""
+        if not self.closed:
+            self.closed = True
+            self._outbox.put_nowait(code)
+
+    def flooding(self) -> bool:
+        """True when this message is one more than the limit allows within a second."""
+        now = time.monotonic()
+        full = len(self._recent) == self._recent.maxlen
+        if full and now - self._recent[0] < 1.0:
+            return True
+        self._recent.append(now)
+        return False
+
+    async def write_loop(self) -> None:
+        while True:
+            item = await self._outbox.get()
+            if isinstance(item, int):
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(item)
+                return
+            try:
+                await self.websocket.send_text(item)
+            except Exception:
+                self.closed = True
+                return

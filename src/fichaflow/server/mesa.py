@@ -1,0 +1,416 @@
+"""One mesa in memory: its people, chairs, parados queue and the partida being played.
+
+Every method checks first and changes second: it either raises a ``FichaFlowError`` and leaves the
+mesa as it was, or changes the mesa and returns the records to commit. The rules of the game are
+the core's: moves go through ``Hand.parse``/``Hand.check``/``Partida.play``, deals come from
+``Deal.from_seed``, the first salida from the rules (or ``sorteo``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import fichaflow.bots.ladder  # noqa: F401  (every bot registers itself)
+from fichaflow.bots import PLAYER_BOTS
+from fichaflow.core.deal import Deal, sorteo
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.hand import Hand, Move, Turn
+from fichaflow.core.partida import Partida, PlayedHand
+from fichaflow.core.record import draw_until_playable
+from fichaflow.core.rules import FirstLead, Rules
+from fichaflow.server import changes as ch
+from fichaflow.server.fairness import commitment, new_seed
+from fichaflow.server.protocol import MesaOptions
+
+TOKEN_BYTES = 24
+CODE_BYTES = 9
+
+
+def new_code() -> str:
+    """A join code nobody can guess (72 random bits, URL-safe)."""
+    return secrets.token_urlsafe(CODE_BYTES)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def offered_bot(name: str) -> str:
+    """``name`` if it is a bot offered to players; a Spanish error listing them otherwise."""
+    if name not in PLAYER_BOTS:
+        raise FichaFlowError("bot.unknown", name=name, allowed=", ".join(PLAYER_BOTS))
+    return name
+
+
+def clean_name(name: str) -> str:
+    text = " ".join(name.split())
+    if not 1 <= len(text) <= 24 or not text.isprintable():
+        raise FichaFlowError("server.name")
+    return text
+
+
+@dataclass
+class Person:
+    id: int
+    name: str
+    token_hash: str
+    is_host: bool = False
+
+
+@dataclass
+class Chair:
+    """``person`` owns the chair; ``bot`` plays it (a bot chair, or a substitute for an absent
+    person, who takes the chair back on returning)."""
+
+    person: int | None = None
+    bot: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.person is None and self.bot is None
+
+
+@dataclass
+class HandInfo:
+    """What the server keeps about a hand beyond the core's position: its secret and its moves."""
+
+    number: int
+    seed: str
+    commitment: str
+    leader: int
+    moves: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    seat: int
+    notation: str
+    timed_out: bool
+    played: PlayedHand | None  # the scored hand, when this move ended it
+    rotation: tuple[tuple[int, int | None, int | None], ...] = ()
+    """At a partida's end: (seat, who got up, who sat down) for each chair that changed."""
+
+
+def advance(partida: Partida, move: Move) -> PlayedHand | None:
+    """Play ``move``, then make the draws the next player is forced to (as records imply them)."""
+    played = partida.play(move)
+    if partida.current is not None:
+        draw_until_playable(partida.current)
+    return played
+
+
+def _queue_key(person: ch.PersonSnapshot) -> int:
+    return person.queue_pos if person.queue_pos is not None else -1
+
+
+class Mesa:
+    def __init__(self, code: str, rules: Rules, options: MesaOptions, version: int = 0) -> None:
+        self.code = code
+        self.rules = rules
+        self.options = options
+        self.version = version
+        self.people: dict[int, Person] = {}
+        self.chairs = [Chair() for _ in range(rules.seats)]
+        self.queue: list[int] = []
+        self.partida: Partida | None = None
+        self.partida_number = 0
+        self.hands: list[HandInfo] = []
+        self.ready: set[int] = set()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def host(self) -> Person | None:
+        return next((p for p in self.people.values() if p.is_host), None)
+
+    def seat_of(self, person: int) -> int | None:
+        return next((s for s, c in enumerate(self.chairs) if c.person == person), None)
+
+    def seat_name(self, seat: int) -> str:
+        chair = self.chairs[seat]
+        if chair.person is not None:
+            return self.people[chair.person].name
+        return chair.bot or ""
+
+    @property
+    def playing(self) -> bool:
+        """A partida is under way (a hand in play, or between two hands)."""
+        return self.partida is not None and not self.partida.over
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.partida.current if self.partida is not None else None
+
+    @property
+    def status(self) -> str:
+        if self.partida is None:
+            return "waiting"
+        if self.partida.over:
+            return "partida_over"
+        return "playing" if self.partida.current is not None else "hand_over"
+
+    def bot_to_move(self) -> str | None:
+        """The bot whose turn it is, if a bot is to move."""
+        hand = self.hand
+        return None if hand is None else self.chairs[hand.turn].bot
+
+    # -- people and chairs -----------------------------------------------------------------
+
+    def add_person(self, name: str, is_host: bool = False) -> tuple[Person, str, list[ch.Change]]:
+        token = new_token()
+        person = Person(max(self.people, default=0) + 1, clean_name(name), token_hash(token))
+        person.is_host = is_host
+        self.people[person.id] = person
+        new = ch.NewPerson(self.code, person.id, person.name, person.token_hash, is_host)
+        return person, token, [new]
+
+    def join(self, name: str, seat: int | None) -> tuple[Person, str, list[ch.Change]]:
+        """A newcomer takes ``seat``, or estar parado when no seat is named."""
+        clean_name(name)
+        if seat is not None:
+            self._free_seat(seat)
+        person, token, out = self.add_person(name)
+        out += self.sit(person.id, seat) if seat is not None else self.enqueue(person.id)
+        return person, token, out
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.chairs):
+            raise FichaFlowError("server.seat_range", seat=seat, high=len(self.chairs) - 1)
+
+    def _free_seat(self, seat: int) -> None:
+        self._check_seat(seat)
+        if not self.chairs[seat].empty:
+            raise FichaFlowError("server.seat_taken", seat=seat)
+
+    def _between_partidas(self) -> None:
+        if self.playing:
+            raise FichaFlowError("server.partida_running")
+
+    def sit(self, person: int, seat: int) -> list[ch.Change]:
+        self._free_seat(seat)
+        if self.seat_of(person) is not None:
+            raise FichaFlowError("server.already_seated", seat=self.seat_of(person))
+        self.chairs[seat] = Chair(person, None)
+        out: list[ch.Change] = [ch.SetSeat(self.code, seat, person, None)]
+        if person in self.queue:
+            self.queue.remove(person)
+            out.append(ch.SetQueue(self.code, tuple(self.queue)))
+        return out
+
+    def stand(self, person: int) -> list[ch.Change]:
+        seat = self.seat_of(person)
+        if seat is None:
+            raise FichaFlowError("server.not_seated")
+        self._between_partidas()
+        self.chairs[seat] = Chair()
+        return [ch.SetSeat(self.code, seat, None, None)]
+
+    def enqueue(self, person: int) -> list[ch.Change]:
+        if self.seat_of(person) is not None:
+            raise FichaFlowError("server.already_seated", seat=self.seat_of(person))
+        if person in self.queue:
+            raise FichaFlowError("server.already_queued")
+        self.queue.append(person)
+        return [ch.SetQueue(self.code, tuple(self.queue))]
+
+    def unqueue(self, person: int) -> list[ch.Change]:
+        if person not in self.queue:
+            raise FichaFlowError("server.not_queued")
+        self.queue.remove(person)
+        return [ch.SetQueue(self.code, tuple(self.queue))]
+
+    def reorder(self, order: list[int]) -> list[ch.Change]:
+        if sorted(order) != sorted(self.queue) or len(set(order)) != len(order):
+            listed = ", ".join(str(p) for p in self.queue) or "-"
+            raise FichaFlowError("server.queue_order", queue=listed)
+        self.queue = list(order)
+        return [ch.SetQueue(self.code, tuple(self.queue))]
+
+    def seat_bot(self, seat: int, bot: str, away_for: float | None) -> list[ch.Change]:
+        """A bot in an empty chair, or in the chair of a person away for longer than the grace
+        period (``away_for`` seconds; None while they are connected)."""
+        self._check_seat(seat)
+        offered_bot(bot)
+        chair = self.chairs[seat]
+        if chair.person is not None:
+            if chair.bot is not None:
+                raise FichaFlowError("server.seat_taken", seat=seat)
+            if away_for is None:
+                raise FichaFlowError("server.seat_connected", seat=seat)
+            grace = self.options.grace_seconds
+            if away_for < grace:
+                raise FichaFlowError("server.grace", seat=seat, away=int(away_for), grace=grace)
+        elif chair.bot is not None:
+            raise FichaFlowError("server.seat_taken", seat=seat)
+        else:
+            self._between_partidas()
+        chair.bot = bot
+        return [ch.SetSeat(self.code, seat, chair.person, bot)]
+
+    def reclaim(self, person: int) -> list[ch.Change]:
+        """A person back in their chair takes it from the bot that stood in for them."""
+        seat = self.seat_of(person)
+        if seat is None or self.chairs[seat].bot is None:
+            return []
+        self.chairs[seat].bot = None
+        return [ch.SetSeat(self.code, seat, person, None)]
+
+    def clear_seat(self, seat: int) -> list[ch.Change]:
+        self._check_seat(seat)
+        self._between_partidas()
+        self.chairs[seat] = Chair()
+        return [ch.SetSeat(self.code, seat, None, None)]
+
+    def configure(self, rules: Rules | None, options: MesaOptions | None) -> list[ch.Change]:
+        self._between_partidas()
+        if options is not None:
+            offered_bot(options.timeout_bot)
+        if rules is not None and rules.seats != len(self.chairs):
+            raise FichaFlowError("server.mode_change", seats=len(self.chairs))
+        self.rules = rules or self.rules
+        self.options = options or self.options
+        return [ch.SetMesa(self.code, self.rules.dump(), self.options.model_dump())]
+
+    # -- the partida ------------------------------------------------------------------------
+
+    def start(self) -> list[ch.Change]:
+        """A new partida with everybody seated now, and its first hand."""
+        self._between_partidas()
+        missing = [str(s) for s, c in enumerate(self.chairs) if c.empty]
+        if missing:
+            raise FichaFlowError("server.seats_empty", seats=", ".join(missing))
+        players = [self.seat_name(s) for s in range(len(self.chairs))]
+        self.partida = Partida(self.rules, players)
+        self.partida_number += 1
+        self.hands = []
+        out: list[ch.Change] = [
+            ch.NewPartida(self.code, self.partida_number, self.rules.dump(), players)
+        ]
+        return out + self.deal_hand(new_seed())
+
+    def deal_hand(self, seed: str, leader: int | None = None) -> list[ch.Change]:
+        """Deal the next hand from ``seed``. A first hand drawn by sorteo is led by the sorteo's
+        winner; otherwise the rules name the leader (``leader``, when replaying, must agree)."""
+        partida = self.partida
+        if partida is None or partida.over:
+            raise FichaFlowError("server.no_partida")
+        if partida.current is not None:
+            raise FichaFlowError("record.hand_unfinished")
+        rules = partida.rules
+        deal = Deal.from_seed(rules.seats, seed)
+        if not partida.played and rules.first_lead is FirstLead.SORTEO:
+            leader = sorteo(rules.seats, seed)[0]
+        hand = partida.start_hand(deal, leader)
+        draw_until_playable(hand)
+        info = HandInfo(len(partida.played) + 1, seed, commitment(seed), hand.leader)
+        self.hands.append(info)
+        self.ready = set()
+        return [
+            ch.NewHand(
+                self.code, self.partida_number, info.number, seed, info.commitment, hand.leader
+            )
+        ]
+
+    def sorteo_rounds(self) -> list[list[tuple[int, int]]] | None:
+        """The tiles turned up to decide the first salida, when the rules ask for a sorteo."""
+        if self.partida is None or not self.hands or self.hands[-1].number != 1:
+            return None
+        if self.partida.rules.first_lead is not FirstLead.SORTEO:
+            return None
+        return sorteo(self.partida.rules.seats, self.hands[0].seed)[1]
+
+    def parse_move(self, seat: int, token: str) -> Move:
+        """The move ``seat`` asks for, checked by the core; errors never say who holds a tile."""
+        hand = self.hand
+        if hand is None:
+            raise FichaFlowError("move.no_hand")
+        if hand.turn != seat:
+            raise FichaFlowError("server.not_your_turn", turn=hand.turn)
+        move = hand.parse(token)
+        hand.check(move)
+        return move
+
+    def play(self, seat: int, move: Move, timed_out: bool = False) -> tuple[MoveResult, list[Any]]:
+        """Make a checked move; a hand that ends is scored, a partida that ends rotates the
+        parados in."""
+        partida, hand = self.partida, self.hand
+        assert partida is not None and hand is not None and hand.turn == seat
+        hand.check(move)
+        notation = Turn(seat, move, hand.left, hand.right).notation()
+        info = self.hands[-1]
+        played = advance(partida, move)
+        info.moves.append(notation)
+        out: list[ch.Change] = [
+            ch.NewMove(
+                self.code, self.partida_number, info.number, len(info.moves), seat, notation,
+                timed_out,
+            )
+        ]  # fmt: skip
+        rotation: tuple[tuple[int, int | None, int | None], ...] = ()
+        if partida.over:
+            assert partida.winner is not None
+            out.append(ch.EndPartida(self.code, self.partida_number, partida.winner))
+            if self.options.parados:
+                rotation, more = self.rotate(partida.losers)
+                out += more
+        return MoveResult(seat, notation, timed_out, played, rotation), out
+
+    @classmethod
+    def restore(cls, snap: ch.MesaSnapshot) -> Mesa:
+        """The mesa as the database has it: people and chairs as stored, the current partida
+        rebuilt by replaying its hands' seeds and moves through the core."""
+        mesa = cls(
+            snap.code,
+            Rules.load(snap.rules),
+            MesaOptions.model_validate(snap.options),
+            snap.version,
+        )
+        for p in snap.people:
+            mesa.people[p.id] = Person(p.id, p.name, p.token_hash, p.is_host)
+        mesa.queue = [p.id for p in sorted(snap.people, key=_queue_key) if p.queue_pos is not None]
+        for seat in snap.seats:
+            mesa.chairs[seat.seat] = Chair(seat.person, seat.bot)
+        if snap.partida is not None:
+            rules = Rules.load(snap.partida.rules)
+            mesa.partida = Partida(rules, snap.partida.players)
+            mesa.partida_number = snap.partida.number
+            for hand in snap.hands:
+                mesa.deal_hand(hand.seed, hand.leader)
+                for notation in hand.moves:
+                    partida_hand = mesa.partida.current
+                    assert partida_hand is not None
+                    advance(mesa.partida, partida_hand.parse(notation))
+                    mesa.hands[-1].moves.append(notation)
+        return mesa
+
+    def rotate(
+        self, losers: tuple[int, ...]
+    ) -> tuple[tuple[tuple[int, int | None, int | None], ...], list[ch.Change]]:
+        """The losing side gets up and the first parados sit down, chair by chair in seat order,
+        while the queue lasts. People who get up go to the end of the queue; bots leave."""
+        assert self.partida is not None
+        seats = sorted(s for team in losers for s in self.partida.rules.seats_of(team))
+        rotation = []
+        out: list[ch.Change] = []
+        got_up: list[int] = []
+        for seat in seats:
+            if not self.queue:
+                break
+            chair = self.chairs[seat]
+            newcomer = self.queue.pop(0)
+            if chair.person is not None:
+                got_up.append(chair.person)
+            rotation.append((seat, chair.person, newcomer))
+            self.chairs[seat] = Chair(newcomer, None)
+            out.append(ch.SetSeat(self.code, seat, newcomer, None))
+        if rotation:
+            self.queue += got_up
+            out.append(ch.SetQueue(self.code, tuple(self.queue)))
+        return tuple(rotation), out

@@ -1,0 +1,100 @@
+"""The database tables: mesas, the people at them, seats, partidas, hands and moves.
+
+A partida is stored as what it is made of (rules, each hand's secret seed and leader, each accepted
+move in order); scores, views and results are never stored as truth, they are replayed. Natural
+keys (mesa code, partida number, hand number, move number) keep every write a plain insert.
+Seat tokens are stored only as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+CODE_LENGTH = 32
+HASH_LENGTH = 64
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class MesaRow(Base):
+    """A table: its join code, rules, options and the number of actions it has accepted."""
+
+    __tablename__ = "mesas"
+
+    code: Mapped[str] = mapped_column(String(CODE_LENGTH), primary_key=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PersonRow(Base):
+    """Someone who joined a mesa: seated, estar parado (queued) or just holding a token."""
+
+    __tablename__ = "people"
+
+    mesa: Mapped[str] = mapped_column(ForeignKey("mesas.code"), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(HASH_LENGTH), unique=True)
+    is_host: Mapped[bool] = mapped_column(Boolean, default=False)
+    queue_pos: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class SeatRow(Base):
+    """A chair: the person who owns it, and the bot playing it (a bot chair, or a substitute
+    the host put in for an absent person)."""
+
+    __tablename__ = "seats"
+
+    mesa: Mapped[str] = mapped_column(ForeignKey("mesas.code"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    person: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class PartidaRow(Base):
+    __tablename__ = "partidas"
+
+    mesa: Mapped[str] = mapped_column(ForeignKey("mesas.code"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class HandRow(Base):
+    """A hand's secret seed (revealed at its end), the published commitment and the leader."""
+
+    __tablename__ = "hands"
+
+    mesa: Mapped[str] = mapped_column(String(CODE_LENGTH), primary_key=True)
+    partida: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seed: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    commitment: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    leader: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MoveRow(Base):
+    """One accepted move, in record notation (draws are implied, as in records)."""
+
+    __tablename__ = "moves"
+
+    mesa: Mapped[str] = mapped_column(String(CODE_LENGTH), primary_key=True)
+    partida: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(String(16))
+    timed_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

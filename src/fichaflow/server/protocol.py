@@ -1,0 +1,194 @@
+"""The shapes of what clients send: HTTP bodies and WebSocket intentions, checked by pydantic.
+
+Anything that does not fit becomes a ``FichaFlowError`` with a code and a Spanish text; nothing
+here decides a rule of the game (the core does), only the shape of a message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from fichaflow.core.errors import FichaFlowError
+
+Ref = Annotated[str | int | None, Field(default=None)]
+Name = Annotated[str, Field(min_length=1, max_length=24)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MesaOptions(Strict):
+    """How a mesa runs, apart from the rules of the game."""
+
+    turn_seconds: int | None = Field(default=None, ge=5, le=600)
+    """Turn timer (off by default). When it runs out the server plays ``timeout_bot``'s choice
+    for the seat and tells everybody so."""
+    timeout_bot: str = "tirafichas"
+    grace_seconds: int = Field(default=60, ge=0, le=3600)
+    """How long a disconnected player's seat waits before the host may give it to a bot."""
+    parados: bool = True
+    """At a partida's end the losing side gets up and the first parados sit down."""
+    bot_pause_ms: int = Field(default=800, ge=0, le=5000)
+    """How long a bot waits before playing, so that people can follow the game."""
+
+
+class CreateMesa(Strict):
+    rules: str | dict[str, Any] = "dominicana"
+    options: MesaOptions = MesaOptions()
+    seats: list[str | None] | None = None
+    """The seating plan: for each seat, a bot's name or null for a free chair."""
+    name: Name | None = None
+    """The host's name; with ``seat`` the host sits down at once."""
+    seat: int | None = None
+
+
+class Join(Strict):
+    name: Name
+    seat: int | None = None
+    """A free seat to take; without it the person estar parado (joins the queue)."""
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    code: str = Field(max_length=64)
+    token: str | None = Field(default=None, max_length=128)
+    ref: Ref
+
+
+class Play(Strict):
+    type: Literal["play"]
+    move: str = Field(max_length=16)
+    ref: Ref
+
+
+class Ready(Strict):
+    type: Literal["ready"]
+    ref: Ref
+
+
+class Start(Strict):
+    type: Literal["start"]
+    ref: Ref
+
+
+class Sit(Strict):
+    type: Literal["sit"]
+    seat: int
+    ref: Ref
+
+
+class Stand(Strict):
+    type: Literal["stand"]
+    ref: Ref
+
+
+class Queue(Strict):
+    type: Literal["queue"]
+    ref: Ref
+
+
+class Unqueue(Strict):
+    type: Literal["unqueue"]
+    ref: Ref
+
+
+class SeatBot(Strict):
+    """Host: put a bot in an empty seat, or in the seat of a player who has been away longer
+    than the grace period."""
+
+    type: Literal["seat_bot"]
+    seat: int
+    bot: str
+    ref: Ref
+
+
+class ClearSeat(Strict):
+    type: Literal["clear_seat"]
+    seat: int
+    ref: Ref
+
+
+class Reorder(Strict):
+    type: Literal["reorder"]
+    queue: list[int] = Field(max_length=64)
+    ref: Ref
+
+
+class Configure(Strict):
+    type: Literal["configure"]
+    rules: str | dict[str, Any] | None = None
+    options: MesaOptions | None = None
+    ref: Ref
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+    ref: Ref
+
+
+Intention = Annotated[
+    Hello
+    | Play
+    | Ready
+    | Start
+    | Sit
+    | Stand
+    | Queue
+    | Unqueue
+    | SeatBot
+    | ClearSeat
+    | Reorder
+    | Configure
+    | Ping,
+    Field(discriminator="type"),
+]
+INTENTION: TypeAdapter[Intention] = TypeAdapter(Intention)
+TYPES = (
+    "hello", "play", "ready", "start", "sit", "stand", "queue", "unqueue", "seat_bot",
+    "clear_seat", "reorder", "configure", "ping",
+)  # fmt: skip
+
+
+def read_intention(text: str) -> Intention:
+    """One client message, or the FichaFlowError that says what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise FichaFlowError("server.bad_json") from None
+    if not isinstance(data, dict):
+        raise FichaFlowError("server.bad_json")
+    kind = data.get("type")
+    if kind not in TYPES:
+        raise FichaFlowError("server.unknown_type", type=str(kind)[:32], allowed=", ".join(TYPES))
+    try:
+        return INTENTION.validate_python(data)
+    except ValidationError as exc:
+        raise shape_error(exc, str(kind)) from None
+
+
+def shape_error(exc: ValidationError, what: str) -> FichaFlowError:
+    """The first problem pydantic found, as a Spanish error that names the field."""
+    first = exc.errors()[0]
+    field = ".".join(str(p) for p in first["loc"] if p != what) or what
+    problem = first["type"]
+    if problem == "missing":
+        return FichaFlowError("server.missing_field", what=what, field=field)
+    if problem == "extra_forbidden":
+        return FichaFlowError("server.extra_field", what=what, field=field)
+    return FichaFlowError("server.bad_field", what=what, field=field)
+
+
+def ref_of(text: str) -> str | int | None:
+    """The ``ref`` a client put in a message, echoed in the error even when the message is bad."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    ref = data.get("ref") if isinstance(data, dict) else None
+    if isinstance(ref, str) and len(ref) <= 64:
+        return ref
+    return ref if isinstance(ref, int) and not isinstance(ref, bool) else None

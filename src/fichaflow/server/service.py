@@ -1,0 +1,476 @@
+"""The table service: every mesa in memory, each behind its own lock, every accepted action
+committed before anybody hears of it.
+
+An action is checked and applied to the mesa in memory (the core decides), its changes are
+committed in one transaction, and only then is each connection sent what its seat may see. If the
+commit fails, the mesa is rebuilt from the database, so it is as if the action never came.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.hand import Move
+from fichaflow.core.rules import Rules
+from fichaflow.core.view import seat_view
+from fichaflow.server import changes as ch
+from fichaflow.server import protocol as p
+from fichaflow.server import storage as st
+from fichaflow.server import wire
+from fichaflow.server.botpool import BotPool
+from fichaflow.server.fairness import new_seed
+from fichaflow.server.hub import Connection
+from fichaflow.server.mesa import Mesa, MoveResult, new_code, offered_bot, token_hash
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Room:
+    """A mesa and what only the running server knows about it: who is connected, since when
+    people are away, its bot and timer tasks."""
+
+    mesa: Mesa
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    away_since: dict[int, float] = field(default_factory=dict)
+    deadline: float | None = None  # the turn timer's end, Unix time in milliseconds
+    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+
+    def online(self) -> set[int]:
+        return {c.person for c in self.connections if c.person is not None and not c.closed}
+
+    def state(self) -> dict[str, Any]:
+        now = time.monotonic()
+        away = {person: int(now - since) for person, since in self.away_since.items()}
+        return wire.mesa_state(self.mesa, self.online(), away, self.deadline)
+
+
+class TableService:
+    def __init__(self, storage: st.Storage, bots: BotPool) -> None:
+        self.storage = storage
+        self.bots = bots
+        self.rooms: dict[str, Room] = {}
+        self.tokens: dict[str, tuple[str, int]] = {}  # token hash -> (mesa code, person)
+
+    # -- start -----------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Rebuild every mesa from the database, and set its bots and timers going again."""
+        snapshots = await self.storage.run(st.load_all, self.storage.engine)
+        now = time.monotonic()
+        for snap in snapshots:
+            try:
+                mesa = Mesa.restore(snap)
+            except FichaFlowError as exc:
+                log.error("mesa %s does not replay: %s", snap.code, exc)
+                continue
+            room = Room(mesa)
+            self._register(room)
+            for chair in mesa.chairs:
+                if chair.person is not None:
+                    room.away_since[chair.person] = now
+            self._after(room)
+
+    def _register(self, room: Room) -> None:
+        self.rooms[room.mesa.code] = room
+        for person in room.mesa.people.values():
+            self.tokens[person.token_hash] = (room.mesa.code, person.id)
+
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code)
+        if room is None:
+            raise FichaFlowError("server.no_mesa", mesa=code[:32])
+        return room
+
+    # -- committing ------------------------------------------------------------------------
+
+    async def _commit(self, room: Room, changes: Sequence[ch.Change]) -> None:
+        """Commit an action already applied in memory; on failure undo it by reloading."""
+        mesa = room.mesa
+        mesa.version += 1
+        try:
+            await self.storage.commit([*changes, ch.SetVersion(mesa.code, mesa.version)])
+        except Exception:
+            log.exception("could not commit an action at mesa %s", mesa.code)
+            snap = await self.storage.load_mesa(mesa.code)
+            if snap is not None:
+                room.mesa = Mesa.restore(snap)
+            raise FichaFlowError("server.storage") from None
+
+    # -- HTTP ------------------------------------------------------------------------------
+
+    async def create(self, request: p.CreateMesa, base_url: str) -> dict[str, Any]:
+        rules = Rules.load(request.rules)
+        offered_bot(request.options.timeout_bot)
+        plan = request.seats if request.seats is not None else [None] * rules.seats
+        if len(plan) != rules.seats:
+            raise FichaFlowError("server.plan_size", found=len(plan), seats=rules.seats)
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        mesa = Mesa(code, rules, request.options)
+        changes: list[ch.Change] = [ch.NewMesa(code, rules.dump(), request.options.model_dump())]
+        for seat, bot in enumerate(plan):
+            if bot is not None:
+                changes += mesa.seat_bot(seat, bot, None)
+            else:
+                changes.append(ch.SetSeat(code, seat, None, None))
+        host, token, more = mesa.add_person(request.name or "Anfitrión", is_host=True)
+        changes += more
+        if request.seat is not None:
+            changes += mesa.sit(host.id, request.seat)
+        room = Room(mesa)
+        await self._commit(room, changes)
+        self._register(room)
+        return {
+            "code": code,
+            "join_url": f"{base_url.rstrip('/')}/m/{code}",
+            "token": token,
+            "person": host.id,
+            "seat": mesa.seat_of(host.id),
+            "mesa": room.state(),
+        }
+
+    async def join(self, code: str, request: p.Join) -> dict[str, Any]:
+        room = self.room(code)
+        async with room.lock:
+            person, token, changes = room.mesa.join(request.name, request.seat)
+            try:
+                await self._commit(room, changes)
+            except FichaFlowError:
+                room.mesa.people.pop(person.id, None)
+                raise
+            self.tokens[person.token_hash] = (code, person.id)
+            self._broadcast_mesa(room)
+            return {
+                "code": code,
+                "token": token,
+                "person": person.id,
+                "seat": room.mesa.seat_of(person.id),
+                "queued": person.id in room.mesa.queue,
+            }
+
+    async def public(self, code: str) -> dict[str, Any]:
+        room = self.room(code)
+        async with room.lock:
+            return {"mesa": room.state(), "partida": wire.partida_summary(room.mesa)}
+
+    async def record(self, code: str, number: int) -> dict[str, Any]:
+        room = self.room(code)
+        async with room.lock:
+            if number == room.mesa.partida_number:
+                return wire.record(room.mesa)
+        snap = await self.storage.load_mesa(code, number)
+        if snap is None or snap.partida is None or snap.partida.number != number:
+            raise FichaFlowError("server.no_partida_number", number=number)
+        return wire.record(Mesa.restore(snap))
+
+    # -- WebSocket -------------------------------------------------------------------------
+
+    async def handle(self, conn: Connection, intention: p.Intention) -> None:
+        if isinstance(intention, p.Ping):
+            conn.send({"type": "pong", "ref": intention.ref})
+            return
+        if isinstance(intention, p.Hello):
+            await self.hello(conn, intention)
+            return
+        if conn.code is None or conn.code not in self.rooms:
+            raise FichaFlowError("server.hello_first")
+        room = self.rooms[conn.code]
+        async with room.lock:
+            await self._act(room, conn, intention)
+
+    async def hello(self, conn: Connection, hello: p.Hello) -> None:
+        room = self.room(hello.code)
+        person = None
+        if hello.token is not None:
+            entry = self.tokens.get(token_hash(hello.token))
+            if entry is None or entry[0] != hello.code:
+                raise FichaFlowError("server.bad_token")
+            person = entry[1]
+        await self.leave(conn)
+        async with room.lock:
+            conn.code, conn.person = hello.code, person
+            room.connections.add(conn)
+            if person is not None:
+                room.away_since.pop(person, None)
+                back = room.mesa.reclaim(person)
+                if back:
+                    await self._commit(room, back)
+                    self._after(room)
+            conn.send(self._welcome(room, conn))
+            self._broadcast_mesa(room, skip=conn)
+
+    async def leave(self, conn: Connection) -> None:
+        """A connection went away (or said hello elsewhere): mark its person away."""
+        room = self.rooms.get(conn.code) if conn.code is not None else None
+        if room is None or conn not in room.connections:
+            return
+        async with room.lock:
+            room.connections.discard(conn)
+            if conn.person is not None and conn.person not in room.online():
+                room.away_since[conn.person] = time.monotonic()
+            conn.code = None
+            self._broadcast_mesa(room)
+            self._maybe_next_hand(room)
+
+    def _welcome(self, room: Room, conn: Connection) -> dict[str, Any]:
+        mesa = room.mesa
+        person = mesa.people.get(conn.person) if conn.person is not None else None
+        seat = mesa.seat_of(person.id) if person is not None else None
+        you = None
+        if person is not None:
+            you = {
+                "id": person.id,
+                "name": person.name,
+                "seat": seat,
+                "host": person.is_host,
+                "queued": person.id in mesa.queue,
+            }
+        return {
+            "type": "welcome",
+            "seq": mesa.version,
+            "role": "miron" if seat is None else "player",
+            "you": you,
+            "mesa": room.state(),
+            "partida": wire.partida_summary(mesa),
+            "hand": wire.hand_header(mesa, mesa.hands[-1]) if mesa.hand is not None else None,
+            "view": wire.view(mesa, seat),
+        }
+
+    def _person(self, room: Room, conn: Connection) -> int:
+        if conn.person is None:
+            raise FichaFlowError("server.miron")
+        return conn.person
+
+    def _host(self, room: Room, conn: Connection) -> None:
+        person = self._person(room, conn)
+        if not room.mesa.people[person].is_host:
+            raise FichaFlowError("server.not_host")
+
+    def _seat(self, room: Room, conn: Connection) -> int:
+        seat = room.mesa.seat_of(self._person(room, conn))
+        if seat is None:
+            raise FichaFlowError("server.not_seated")
+        return seat
+
+    async def _act(self, room: Room, conn: Connection, intention: p.Intention) -> None:
+        mesa = room.mesa
+        match intention:
+            case p.Play(move=token):
+                seat = self._seat(room, conn)
+                move = mesa.parse_move(seat, token)
+                await self._play(room, seat, move)
+                return
+            case p.Ready():
+                await self._ready(room, conn)
+                return
+            case p.Start():
+                self._host(room, conn)
+                await self._commit(room, mesa.start())
+                self._after(room)
+                self._broadcast_mesa(room)
+                self._broadcast_hand_start(room)
+                return
+            case p.Sit(seat=seat):
+                await self._commit(room, mesa.sit(self._person(room, conn), seat))
+            case p.Stand():
+                await self._commit(room, mesa.stand(self._person(room, conn)))
+            case p.Queue():
+                await self._commit(room, mesa.enqueue(self._person(room, conn)))
+            case p.Unqueue():
+                await self._commit(room, mesa.unqueue(self._person(room, conn)))
+            case p.SeatBot(seat=seat, bot=bot):
+                self._host(room, conn)
+                chair = mesa.chairs[seat] if 0 <= seat < len(mesa.chairs) else None
+                away = None
+                if chair is not None and chair.person is not None:
+                    since = room.away_since.get(chair.person)
+                    away = None if since is None else time.monotonic() - since
+                await self._commit(room, mesa.seat_bot(seat, bot, away))
+                self._after(room)
+            case p.ClearSeat(seat=seat):
+                self._host(room, conn)
+                await self._commit(room, mesa.clear_seat(seat))
+            case p.Reorder(queue=order):
+                self._host(room, conn)
+                await self._commit(room, mesa.reorder(order))
+            case p.Configure(rules=rules, options=options):
+                self._host(room, conn)
+                new_rules = None if rules is None else Rules.load(rules)
+                await self._commit(room, mesa.configure(new_rules, options))
+            case _:
+                raise FichaFlowError("server.hello_first")
+        self._broadcast_mesa(room)
+
+    # -- play ------------------------------------------------------------------------------
+
+    async def _play(self, room: Room, seat: int, move: Move, timed_out: bool = False) -> None:
+        mesa = room.mesa
+        result, changes = mesa.play(seat, move, timed_out)
+        await self._commit(room, changes)
+        self._after(room)
+        self._broadcast_move(room, result)
+
+    async def _ready(self, room: Room, conn: Connection) -> None:
+        mesa = room.mesa
+        person = self._person(room, conn)
+        if mesa.status != "hand_over":
+            raise FichaFlowError("server.not_hand_over")
+        seat = mesa.seat_of(person)
+        if mesa.people[person].is_host:
+            await self._next_hand(room)
+            return
+        if seat is None:
+            raise FichaFlowError("server.not_seated")
+        mesa.ready.add(seat)
+        self._broadcast_mesa(room)
+        self._maybe_next_hand(room)
+
+    def _waiting_for(self, room: Room) -> list[int]:
+        """Connected people at their own chairs who have not said they are ready."""
+        mesa, online = room.mesa, room.online()
+        return [
+            s
+            for s, c in enumerate(mesa.chairs)
+            if c.bot is None and c.person in online and s not in mesa.ready
+        ]
+
+    def _maybe_next_hand(self, room: Room) -> None:
+        """Deal the next hand when every connected player is ready (at once), or after a pause
+        when nobody connected is at the mesa's chairs (bots play on)."""
+        mesa = room.mesa
+        if mesa.status != "hand_over" or self._waiting_for(room):
+            return
+        any_online = any(c.bot is None and c.person in room.online() for c in mesa.chairs)
+        pause = 0.0 if any_online else 3 * mesa.options.bot_pause_ms / 1000
+        self._spawn(room, "next_hand", self._next_hand_later(room, mesa.version, pause))
+
+    async def _next_hand_later(self, room: Room, version: int, pause: float) -> None:
+        await asyncio.sleep(pause)
+        async with room.lock:
+            if room.mesa.version == version and room.mesa.status == "hand_over":
+                await self._next_hand(room)
+
+    async def _next_hand(self, room: Room) -> None:
+        mesa = room.mesa
+        await self._commit(room, mesa.deal_hand(new_seed()))
+        self._after(room)
+        self._broadcast_mesa(room)
+        self._broadcast_hand_start(room)
+
+    def _after(self, room: Room) -> None:
+        """After each accepted action: wake the bot whose turn it is, set the turn timer."""
+        mesa = room.mesa
+        for name in ("bot", "timer"):
+            task = room.tasks.pop(name, None)
+            if task is not None:
+                task.cancel()
+        room.deadline = None
+        hand = mesa.hand
+        if hand is None:
+            self._maybe_next_hand(room)
+            return
+        bot = mesa.bot_to_move()
+        if bot is not None:
+            pause = mesa.options.bot_pause_ms / 1000
+            self._spawn(room, "bot", self._bot_turn(room, mesa.version, bot, pause, False))
+        elif mesa.options.turn_seconds:
+            seconds = mesa.options.turn_seconds
+            room.deadline = (time.time() + seconds) * 1000
+            timeout_bot = mesa.options.timeout_bot
+            self._spawn(
+                room, "timer", self._bot_turn(room, mesa.version, timeout_bot, seconds, True)
+            )
+
+    def _spawn(self, room: Room, name: str, work: Coroutine[Any, Any, None]) -> None:
+        old = room.tasks.pop(name, None)
+        if old is not None:
+            old.cancel()
+        task = asyncio.get_running_loop().create_task(work)
+        room.tasks[name] = task
+        task.add_done_callback(_report)
+
+    async def _bot_turn(
+        self, room: Room, version: int, bot: str, pause: float, timed_out: bool
+    ) -> None:
+        """A bot's move (or the turn timer's), chosen in the pool from the seat's view only."""
+        await asyncio.sleep(pause)
+        mesa = room.mesa
+        if mesa.version != version or mesa.partida is None or mesa.hand is None:
+            return
+        seat = mesa.hand.turn
+        view = seat_view(mesa.partida, seat)
+        assert view is not None
+        try:
+            move = await self.bots.choose(bot, secrets.randbits(32), view)
+        except Exception:
+            log.exception("bot %s failed at mesa %s; it plays its first legal move", bot, mesa.code)
+            move = view.legal[0]
+        async with room.lock:
+            if room.mesa is not mesa or mesa.version != version:
+                return
+            room.tasks.pop("timer" if timed_out else "bot", None)
+            await self._play(room, seat, move, timed_out)
+
+    # -- telling everybody -----------------------------------------------------------------
+
+    def _broadcast_mesa(self, room: Room, skip: Connection | None = None) -> None:
+        message = wire.json_text({"type": "mesa", "seq": room.mesa.version, "mesa": room.state()})
+        for conn in room.connections:
+            if conn is not skip:
+                conn.send(message)
+
+    def _per_seat(self, room: Room, message: dict[str, Any]) -> None:
+        """Send ``message`` with each connection's own view of the hand in it."""
+        mesa = room.mesa
+        texts: dict[int | None, str] = {}
+        for conn in room.connections:
+            seat = mesa.seat_of(conn.person) if conn.person is not None else None
+            if seat not in texts:
+                texts[seat] = wire.json_text({**message, "view": wire.view(mesa, seat)})
+            conn.send(texts[seat])
+
+    def _broadcast_hand_start(self, room: Room) -> None:
+        mesa = room.mesa
+        header = wire.hand_header(mesa, mesa.hands[-1])
+        message = {"type": "hand_start", "seq": mesa.version, "hand": header}
+        self._per_seat(room, {**message, "turn_deadline": room.deadline})
+
+    def _broadcast_move(self, room: Room, result: MoveResult) -> None:
+        mesa = room.mesa
+        partida = mesa.partida
+        assert partida is not None
+        move = {"seat": result.seat, "move": result.notation, "timed_out": result.timed_out}
+        if result.played is None:
+            self._per_seat(
+                room,
+                {"type": "move", "seq": mesa.version, "move": move, "turn_deadline": room.deadline},
+            )
+            return
+        info = mesa.hands[len(partida.played) - 1]
+        summary = wire.hand_summary(partida, result.played, info)
+        self._per_seat(
+            room, {"type": "hand_end", "seq": mesa.version, "move": move, "hand": summary}
+        )
+        if partida.over:
+            message = wire.json_text(wire.partida_end(mesa, result))
+            for conn in room.connections:
+                conn.send(message)
+        self._broadcast_mesa(room)
+
+
+def _report(task: asyncio.Task[None]) -> None:
+    with contextlib.suppress(asyncio.CancelledError):
+        exc = task.exception()
+        if exc is not None:
+            log.error("background task failed", exc_info=exc)

@@ -1,0 +1,48 @@
+"""What a server is started with: its database, its limits and its bot pool."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+MAX_MESSAGE_BYTES = 4096
+"""A client message longer than this is refused and its connection closed."""
+
+MAX_MESSAGES_PER_SECOND = 20
+"""A connection that sends more than this in one second is flooding: it is closed."""
+
+FRAME_LIMIT_BYTES = 256 * 1024
+"""The WebSocket layer drops frames above this before they are read at all."""
+
+OUTBOX_LIMIT = 256
+"""Messages waiting for one slow connection before the server gives up on it."""
+
+
+def default_database_path() -> Path:
+    """The embedded SQLite file in the user's data folder."""
+    return Path(user_data_dir("fichaflow", appauthor=False)) / "fichaflow.sqlite3"
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """One server's configuration. ``database_url`` is a SQLAlchemy URL."""
+
+    database_url: str
+    public_url: str = "http://127.0.0.1:8000"
+    bot_workers: int = 0  # 0: one per core
+    sqlite_synchronous: str = "FULL"
+
+    @property
+    def workers(self) -> int:
+        return self.bot_workers or max(1, os.cpu_count() or 1)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")

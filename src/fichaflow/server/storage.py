@@ -1,0 +1,221 @@
+"""The database: created and migrated (Alembic) at start, written one transaction per accepted
+action, read back whole at start to rebuild every mesa.
+
+All database work runs on a small thread pool off the event loop: one thread for SQLite (a
+single writer; WAL mode lets readers in), a few for PostgreSQL. A mesa's actions are already
+serialized by its lock, so each mesa's writes keep their order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, update
+from sqlalchemy.engine import make_url
+
+from fichaflow.server import changes as ch
+from fichaflow.server.models import HandRow, MesaRow, MoveRow, PartidaRow, PersonRow, SeatRow
+
+T = TypeVar("T")
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode, foreign keys and a busy timeout, and its
+    folder is created if missing."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={sqlite_synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision (creating it on a fresh database)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def write(connection: Connection, change: ch.Change) -> None:
+    """One change as SQL."""
+    match change:
+        case ch.NewMesa(code, rules, options):
+            connection.execute(
+                insert(MesaRow).values(
+                    code=code, rules=rules, options=options, version=0, created_at=_now()
+                )
+            )
+        case ch.SetMesa(code, rules, options):
+            connection.execute(
+                update(MesaRow).where(MesaRow.code == code).values(rules=rules, options=options)
+            )
+        case ch.SetVersion(code, version):
+            connection.execute(update(MesaRow).where(MesaRow.code == code).values(version=version))
+        case ch.NewPerson(mesa, pid, name, token_hash, is_host):
+            connection.execute(
+                insert(PersonRow).values(
+                    mesa=mesa, id=pid, name=name, token_hash=token_hash, is_host=is_host
+                )
+            )
+        case ch.SetQueue(mesa, people):
+            connection.execute(
+                update(PersonRow).where(PersonRow.mesa == mesa).values(queue_pos=None)
+            )
+            for position, pid in enumerate(people):
+                connection.execute(
+                    update(PersonRow)
+                    .where(PersonRow.mesa == mesa, PersonRow.id == pid)
+                    .values(queue_pos=position)
+                )
+        case ch.SetSeat(mesa, seat, person, bot):
+            connection.execute(delete(SeatRow).where(SeatRow.mesa == mesa, SeatRow.seat == seat))
+            connection.execute(insert(SeatRow).values(mesa=mesa, seat=seat, person=person, bot=bot))
+        case ch.NewPartida(mesa, number, rules, players):
+            connection.execute(
+                insert(PartidaRow).values(
+                    mesa=mesa, number=number, rules=rules, players=players, started_at=_now()
+                )
+            )
+        case ch.EndPartida(mesa, number, winner):
+            connection.execute(
+                update(PartidaRow)
+                .where(PartidaRow.mesa == mesa, PartidaRow.number == number)
+                .values(winner=winner, finished_at=_now())
+            )
+        case ch.NewHand(mesa, partida, number, seed, commitment, leader):
+            connection.execute(
+                insert(HandRow).values(
+                    mesa=mesa,
+                    partida=partida,
+                    number=number,
+                    seed=seed,
+                    commitment=commitment,
+                    leader=leader,
+                    started_at=_now(),
+                )
+            )
+        case ch.NewMove(mesa, partida, hand, number, seat, notation, timed_out):
+            connection.execute(
+                insert(MoveRow).values(
+                    mesa=mesa,
+                    partida=partida,
+                    hand=hand,
+                    number=number,
+                    seat=seat,
+                    notation=notation,
+                    timed_out=timed_out,
+                    created_at=_now(),
+                )
+            )
+
+
+def commit(engine: Engine, changes: Iterable[ch.Change]) -> None:
+    """Write an accepted action's changes in one transaction."""
+    with engine.begin() as connection:
+        for change in changes:
+            write(connection, change)
+
+
+def _snapshot(connection: Connection, mesa: MesaRow, partida: int | None) -> ch.MesaSnapshot:
+    """One mesa with the given partida (its newest by default) ready to replay."""
+    code = mesa.code
+    people = connection.execute(select(PersonRow).where(PersonRow.mesa == code)).all()
+    seats = connection.execute(select(SeatRow).where(SeatRow.mesa == code)).all()
+    query = select(PartidaRow).where(PartidaRow.mesa == code)
+    if partida is not None:
+        query = query.where(PartidaRow.number == partida)
+    row = connection.execute(query.order_by(PartidaRow.number.desc()).limit(1)).first()
+    partida_snap = None
+    hands: list[ch.HandSnapshot] = []
+    if row is not None:
+        partida_snap = ch.PartidaSnapshot(row.number, row.rules, list(row.players))
+        hand_rows = connection.execute(
+            select(HandRow)
+            .where(HandRow.mesa == code, HandRow.partida == row.number)
+            .order_by(HandRow.number)
+        ).all()
+        moves: dict[int, list[str]] = {}
+        for move in connection.execute(
+            select(MoveRow.hand, MoveRow.notation)
+            .where(MoveRow.mesa == code, MoveRow.partida == row.number)
+            .order_by(MoveRow.hand, MoveRow.number)
+        ):
+            moves.setdefault(move.hand, []).append(move.notation)
+        hands = [
+            ch.HandSnapshot(h.number, h.seed, h.leader, tuple(moves.get(h.number, ())))
+            for h in hand_rows
+        ]
+    return ch.MesaSnapshot(
+        code=code,
+        rules=mesa.rules,
+        options=mesa.options,
+        version=mesa.version,
+        people=tuple(
+            ch.PersonSnapshot(p.id, p.name, p.token_hash, p.is_host, p.queue_pos) for p in people
+        ),
+        seats=tuple(ch.SeatSnapshot(s.seat, s.person, s.bot) for s in seats),
+        partida=partida_snap,
+        hands=tuple(hands),
+    )
+
+
+def load_all(engine: Engine) -> list[ch.MesaSnapshot]:
+    """Every mesa with its newest partida."""
+    with engine.connect() as connection:
+        mesas = connection.execute(select(MesaRow)).scalars().all()
+        return [_snapshot(connection, m, None) for m in mesas]
+
+
+def load_mesa(engine: Engine, code: str, partida: int | None = None) -> ch.MesaSnapshot | None:
+    with engine.connect() as connection:
+        mesa = connection.execute(select(MesaRow).where(MesaRow.code == code)).scalar()
+        return None if mesa is None else _snapshot(connection, mesa, partida)
+
+
+class Storage:
+    """The database behind one server, used from the event loop."""
+
+    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
+        self.url = url
+        self.engine = make_engine(url, sqlite_synchronous)
+        threads = 1 if self.engine.dialect.name == "sqlite" else 4
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="fichaflow-db")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def commit(self, changes: Sequence[ch.Change]) -> None:
+        await self.run(commit, self.engine, changes)
+
+    async def load_mesa(self, code: str, partida: int | None = None) -> ch.MesaSnapshot | None:
+        return await self.run(load_mesa, self.engine, code, partida)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.engine.dispose()
