@@ -5,7 +5,7 @@ Each command lives in its own module and registers itself on :data:`app`.
 
 from __future__ import annotations
 
-from fichaflow.cli import replay, score  # noqa: F401  (they register their commands)
+from fichaflow.cli import play, replay, score  # noqa: F401  (they register their commands)
 from fichaflow.cli import serve as serve  # registers ``fichaflow serve``
 from fichaflow.cli import verify as verify  # registers ``fichaflow verify``
 from fichaflow.cli.app import app, main

@@ -163,6 +163,16 @@ ES: Final[dict[str, str]] = {
     "anotador.mesa_not_found": "no existe la mesa «{mesa}»",
     "anotador.read_only": "este enlace es solo para mirar: no se puede anotar con él",
     "anotador.key_reused": "la clave {key} ya se usó para otra acción distinta",
+    "play.bad_input": (
+        "no entiendo «{text}»: escribe el número de una ficha o la ficha (6-4), "
+        "p para pasar, r para robar o ? para ayuda"
+    ),
+    "play.number_range": "no hay ficha número {number}: tus fichas van del 1 al {high}",
+    "play.bad_end": "«{text}» no es un extremo: escribe i (izquierda) o d (derecha)",
+    "play.seat": "--seat debe ser un asiento de 0 a {high} (no {seat})",
+    "play.bot_not_offered": (
+        "el bot «{name}» es solo para pruebas de rendimiento; para jugar están: {allowed}"
+    ),
 }
 
 EN: Final[dict[str, str]] = {
@@ -305,6 +315,16 @@ EN: Final[dict[str, str]] = {
     "anotador.mesa_not_found": "there is no mesa «{mesa}»",
     "anotador.read_only": "this link is for watching only: it cannot keep score",
     "anotador.key_reused": "the key {key} was already used for a different action",
+    "play.bad_input": (
+        "I do not understand «{text}»: type a tile's number or the tile (6-4), "
+        "p to pass, r to draw or ? for help"
+    ),
+    "play.number_range": "there is no tile number {number}: your tiles go from 1 to {high}",
+    "play.bad_end": "«{text}» is not an end: type l (left) or r (right)",
+    "play.seat": "--seat must be a seat from 0 to {high} (not {seat})",
+    "play.bot_not_offered": (
+        "the «{name}» bot is for benchmarks only; the bots to play with are: {allowed}"
+    ),
 }
 
 CATALOGUES: Final = {"es": ES, "en": EN}

@@ -1,0 +1,291 @@
+"""Pictures of the table for a terminal, built with rich from what the watcher may know.
+
+Every function here takes a :class:`~fichaflow.tui.table.TableState` (or part of it) and returns
+something rich can print; none of them prints, reads or decides a rule. Hand-end sentences come
+from :func:`fichaflow.core.explain.explain`, in the rule's own words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from fichaflow.core.explain import explain, team_name
+from fichaflow.core.hand import End
+from fichaflow.core.rules import Mode, Rules
+from fichaflow.core.scoring import HandScore
+from fichaflow.core.tiles import HALVES, bits, name
+from fichaflow.core.view import PublicTurn, SeatView
+from fichaflow.tui.commands import hand_order
+from fichaflow.tui.table import PartidaResult, TableState
+from fichaflow.tui.texts import say
+
+END_STYLE = "bold yellow"
+PLAYABLE_STYLE = "bold green"
+TURN_MARK = "▶"
+WIDE = 100
+"""Columns from which the anotador is drawn beside the players."""
+
+
+def tile_box(left: int, right: int) -> str:
+    """A tile as it lies on the table: ``[6|4]``."""
+    return f"[{left}|{right}]"
+
+
+def side_labels(rules: Rules, names: Sequence[str], watcher: int | None, lang: str) -> list[str]:
+    """The anotador's column heads: "Nosotros" and "Ellos" for the watcher's pair, as on paper;
+    the pairs' names for a mirón; each player's name in the individual modes."""
+    if rules.mode is Mode.PAREJAS:
+        if watcher is not None:
+            ours = rules.team_of(watcher)
+            return [say(lang, "us" if t == ours else "them") for t in range(rules.teams)]
+        return [team_name(rules, t, names, lang) for t in range(rules.teams)]
+    return list(names)
+
+
+def line_text(view: SeatView, lang: str) -> Text:
+    """The line from left to right, the two open halves standing out (in colour, and named on
+    the next line for a screen without it)."""
+    if not view.line:
+        return Text(say(lang, "line_empty"))
+    text = Text(f"{say(lang, 'line')}  ", style="bold")
+    last = len(view.line) - 1
+    for i, (a, b) in enumerate(view.line):
+        text.append("[")
+        text.append(str(a), style=END_STYLE if i == 0 else "")
+        text.append("|")
+        text.append(str(b), style=END_STYLE if i == last else "")
+        text.append("] " if i < last else "]")
+    return text
+
+
+def ends_text(view: SeatView, lang: str) -> Text:
+    return Text(say(lang, "ends", left=view.left, right=view.right), style="dim")
+
+
+def playable_tiles(view: SeatView) -> set[int]:
+    """The tiles the core lists as playable for the watcher now."""
+    return {m.tile for m in view.legal if m.is_play}
+
+
+def hand_text(view: SeatView, lang: str) -> Text:
+    """The watcher's tiles, numbered as the person chooses them, the playable ones in green and
+    marked (so the mark does not depend on colour)."""
+    playable = playable_tiles(view)
+    text = Text(f"{say(lang, 'your_tiles')} ", style="bold")
+    for number, tile in enumerate(hand_order(view.tiles), 1):
+        hi, lo = HALVES[tile]
+        fits = tile in playable
+        text.append(f"  {number} ", style="cyan")
+        text.append(tile_box(hi, lo), style=PLAYABLE_STYLE if fits else "")
+        text.append("*" if fits else " ", style=PLAYABLE_STYLE)
+    if playable:
+        text.append(f"  {say(lang, 'playable_note')}", style="dim")
+    return text
+
+
+def stock_text(view: SeatView, lang: str) -> Text:
+    if view.stock_left == 0:
+        return Text(say(lang, "stock_empty"))
+    if view.stock_left == 1:
+        return Text(say(lang, "stock_one"))
+    return Text(say(lang, "stock", count=view.stock_left))
+
+
+def _passes(history: Sequence[PublicTurn], seat: int, lang: str) -> str:
+    """The ends a seat passed on in this hand, as "4 y 1, 3 y 1"."""
+    joiner = " y " if lang == "es" else " and "
+    faced = []
+    for turn in history:
+        if turn.seat == seat and turn.kind == "pass" and turn.left >= 0:
+            pair = f"{turn.left}" if turn.left == turn.right else f"{turn.left}{joiner}{turn.right}"
+            faced.append(pair)
+    return ", ".join(faced)
+
+
+def _last_action(history: Sequence[PublicTurn], seat: int, lang: str) -> str:
+    """What a seat did last in this hand (draws in a row counted together)."""
+    drew = 0
+    for turn in reversed(history):
+        if turn.seat != seat:
+            if drew:
+                break
+            continue
+        if turn.kind == "draw":
+            drew += 1
+            continue
+        if drew:
+            break
+        if turn.kind == "pass":
+            return say(lang, "last_pass")
+        if turn.end is None:
+            return say(lang, "last_lead", tile=name(turn.tile))
+        return say(lang, "last_play", tile=name(turn.tile))
+    return say(lang, "last_draw", count=drew) if drew else ""
+
+
+def players_table(state: TableState, labels: Sequence[str], lang: str) -> Table:
+    """One row per seat in turn order: who they are, how many tiles, what they passed on and
+    their last action; the seat to move is marked."""
+    view = state.view
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=False, show_edge=False)
+    table.add_column("", width=1)
+    table.add_column("#", justify="right")
+    table.add_column(say(lang, "player"))
+    table.add_column(say(lang, "tiles"), justify="right")
+    table.add_column(say(lang, "passes"))
+    table.add_column(say(lang, "last"))
+    for seat, who in enumerate(state.names):
+        mark = TURN_MARK if seat == view.turn and not view.ended else ""
+        label = f"{who} ({labels[seat]})" if labels[seat] else who
+        style = "bold" if seat == state.watcher else ""
+        table.add_row(
+            Text(mark, style="bold cyan"),
+            str(seat),
+            Text(label, style=style),
+            str(view.counts[seat]),
+            _passes(view.history, seat, lang),
+            _last_action(view.history, seat, lang),
+        )
+    return table
+
+
+def sheet_table(state: TableState, lang: str) -> Table:
+    """The anotador: one column per side, one row per hand, the totals and the target."""
+    rules = state.rules
+    table = Table(
+        title=say(lang, "sheet"),
+        caption=say(lang, "sheet_target", target=rules.target),
+        box=box.SIMPLE_HEAD,
+        show_footer=True,
+        pad_edge=False,
+    )
+    table.add_column(say(lang, "sheet_hand"), footer=say(lang, "sheet_total"), justify="right")
+    for team, label in enumerate(side_labels(rules, state.names, state.watcher, lang)):
+        table.add_column(label, footer=str(state.scores[team]), justify="right")
+    for number, gains in enumerate(state.sheet, 1):
+        table.add_row(str(number), *(str(g) if g else "–" for g in gains))
+    return table
+
+
+def scores_line(state: TableState, lang: str) -> Text:
+    labels = side_labels(state.rules, state.names, state.watcher, lang)
+    scores = " · ".join(f"{label} {s}" for label, s in zip(labels, state.scores, strict=True))
+    return Text(say(lang, "scores_line", scores=scores, target=state.rules.target), style="dim")
+
+
+def table_view(
+    state: TableState, labels: Sequence[str], lang: str, width: int = 80
+) -> RenderableType:
+    """The whole table as the person sees it on their turn: the players, the anotador (beside
+    them on a wide screen, its totals only on a narrow one), the line and the person's tiles."""
+    view = state.view
+    title = say(lang, "title", preset=state.rules.preset, target=state.rules.target)
+    title = f"{say(lang, 'hand_title', number=view.hand_number)} · {title}"
+    parts: list[RenderableType] = [players_table(state, labels, lang)]
+    if state.rules.has_stock:
+        parts.append(stock_text(view, lang))
+    inner: RenderableType = Group(*parts)
+    if width >= WIDE:
+        grid = Table.grid(padding=(0, 3))
+        grid.add_row(inner, sheet_table(state, lang))
+        inner = grid
+    else:
+        parts.append(scores_line(state, lang))
+    panel = Panel(inner, title=title, title_align="left", box=box.ROUNDED, expand=False)
+    body: list[RenderableType] = [panel, line_text(view, lang)]
+    if view.line:
+        body.append(ends_text(view, lang))
+    if view.seat is not None:
+        body.append(hand_text(view, lang))
+    return Group(*body)
+
+
+def turn_prompt(state: TableState, lang: str) -> Text:
+    """One line that says what the person has to do now."""
+    view = state.view
+    who = state.names[view.seat] if view.seat is not None else ""
+    if view.left < 0:
+        if view.forced_lead is not None:
+            text = say(lang, "your_forced_lead", who=who, tile=name(view.forced_lead))
+        else:
+            text = say(lang, "your_lead", who=who)
+    elif any(m.is_draw for m in view.legal):
+        text = f"{say(lang, 'your_turn', who=who)} {say(lang, 'you_must_draw')}"
+    elif any(m.is_pass for m in view.legal):
+        text = f"{say(lang, 'your_turn', who=who)} {say(lang, 'you_must_pass')}"
+    else:
+        text = say(lang, "your_turn", who=who)
+    return Text(text, style="bold cyan")
+
+
+def event_text(state: TableState, turn: PublicTurn, lang: str) -> Text:
+    """One line for a lead, a play or a pass (draws are told together by the screen)."""
+    who = state.names[turn.seat]
+    if turn.kind == "pass":
+        key = "ev_pass_one" if turn.left == turn.right else "ev_pass"
+        return Text(say(lang, key, who=who, left=turn.left, right=turn.right))
+    view = state.view
+    if turn.end is None:
+        line = say(lang, "ev_lead", who=who, tile=name(turn.tile))
+    else:
+        side = say(lang, "left" if turn.end is End.LEFT else "right")
+        line = say(lang, "ev_play", who=who, tile=name(turn.tile), end=side)
+    text = Text(line)
+    if not view.ended:
+        text.append(f"   {say(lang, 'ev_ends', left=view.left, right=view.right)}", style="dim")
+    return text
+
+
+def hand_summary(state: TableState, score: HandScore, lang: str) -> RenderableType:
+    """The end of a hand: the rule's own explanation (bonuses on their own lines), every hand
+    face up with its pips, and the anotador."""
+    view = state.view
+    sentences = explain(state.rules, score, state.names, lang)
+    explanation = Text("\n".join(sentences), style="bold")
+    faces = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 0))
+    faces.add_column()
+    faces.add_column()
+    faces.add_column(justify="right")
+    revealed = view.revealed or ()
+    for seat, tiles in enumerate(revealed):
+        shown = " ".join(tile_box(*HALVES[t]) for t in sorted(bits(tiles), reverse=True))
+        pips = say(lang, "pips", pips=score.facts.pips[seat])
+        faces.add_row(state.names[seat], shown or say(lang, "no_tiles"), pips)
+    heading = Text(say(lang, "hands_face_up"), style="underline")
+    body = Group(explanation, Text(""), heading, faces, Text(""), line_text(view, lang))
+    panel = Panel(
+        body,
+        title=say(lang, "hand_over", number=view.hand_number),
+        title_align="left",
+        expand=False,
+    )
+    return Group(panel, Padding(sheet_table(state, lang), (0, 0, 0, 1)))
+
+
+def partida_summary(state: TableState, result: PartidaResult, lang: str) -> RenderableType:
+    """The end of the partida: who won, by how much, and a zapato or chancleta."""
+    rules = state.rules
+    names = state.names
+    winner = team_name(rules, result.winner, names, lang)
+    rest = " · ".join(str(result.scores[t]) for t in result.losers)
+    lines = [say(lang, "partida_winner", who=winner, score=result.scores[result.winner], rest=rest)]
+    losers = " · ".join(team_name(rules, t, names, lang) for t in result.losers)
+    many = len(result.losers) > 1 or rules.mode is Mode.PAREJAS
+    if result.zapato:
+        lines.append(say(lang, "zapato_many" if many else "zapato", who=losers))
+    elif result.chancleta:
+        lines.append(say(lang, "chancleta_many" if many else "chancleta", who=losers))
+    return Panel(
+        Text("\n".join(lines), style="bold"),
+        title=say(lang, "partida_over"),
+        title_align="left",
+        expand=False,
+        border_style="green",
+    )

@@ -1,0 +1,166 @@
+"""What the terminal table says, in Spanish (first) and English.
+
+Errors are not here: they live in the core's catalogue (:mod:`fichaflow.core.messages`) so that
+every interface words them alike. This is the table talk: headings, events, prompts and help.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+TEXT: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "title": "{preset} · meta {target}",
+        "hand_title": "Mano {number}",
+        "seed": "Semilla: {seed}  (con --seed {seed} se repiten los repartos y los bots)",
+        "bot_fallback": "El bot {wanted} todavía no está disponible: juegan con {used}.",
+        "bots": "Bots: {bot}.",
+        "you": "tú",
+        "partner": "compañero",
+        "seat": "Asiento",
+        "player": "Jugador",
+        "tiles": "Fichas",
+        "last": "Último",
+        "passes": "Pasó a",
+        "stock": "Montón: {count} fichas",
+        "stock_one": "Montón: 1 ficha",
+        "stock_empty": "Montón: vacío",
+        "line": "Mesa",
+        "line_empty": "Mesa: vacía, falta la salida.",
+        "ends": "Extremos: {left} a la izquierda y {right} a la derecha.",
+        "your_tiles": "Tus fichas",
+        "playable_note": "(* pega)",
+        "turn_of": "Le toca a {who}.",
+        "your_turn": "{who}, te toca.",
+        "your_lead": "{who}, sales tú: escoge la ficha de salida.",
+        "your_forced_lead": "{who}, sales tú con {tile}.",
+        "you_must_draw": "No llevas: escribe r para robar del montón.",
+        "you_must_pass": "No llevas y no queda montón: escribe p para pasar.",
+        "prompt_move": "Ficha (número o 6-4), p paso, r robar, ? ayuda",
+        "prompt_end": "{tile} pega por los dos lados: ¿i izquierda ({left}) o d derecha ({right})?",
+        "prompt_pause": "Enter para seguir",
+        "prompt_next_hand": "Enter para la mano siguiente",
+        "help": (
+            "Escribe el número de una ficha (o la ficha, como 6-4) para jugarla; si pega por los "
+            "dos extremos te pregunto por cuál (i o d), o lo dices de una vez: «3 i», «6-4 d».\n"
+            "p o paso: pasar (solo si no llevas).  r o robar: tomar una ficha del montón.\n"
+            "m o mesa: ver la mesa otra vez.  a o anotador: ver el anotador.  "
+            "q o salir: dejar la partida."
+        ),
+        "ev_lead": "{who} sale con {tile}.",
+        "ev_play": "{who} pone {tile} por la {end}.",
+        "ev_pass": "{who} pasó a {left} y {right}.",
+        "ev_pass_one": "{who} pasó a {left}.",
+        "ev_drew": "{who} robó {count} fichas del montón.",
+        "ev_drew_one": "{who} robó una ficha del montón.",
+        "ev_you_drew": "Robaste {tile}.",
+        "ev_ends": "Extremos: {left} y {right}.",
+        "left": "izquierda",
+        "right": "derecha",
+        "last_lead": "salió con {tile}",
+        "last_play": "puso {tile}",
+        "last_pass": "pasó",
+        "last_draw": "robó {count}",
+        "hand_over": "Fin de la mano {number}",
+        "hands_face_up": "Las manos, boca arriba",
+        "pips": "{pips} puntos",
+        "no_tiles": "sin fichas",
+        "sheet": "Anotador",
+        "sheet_hand": "Mano",
+        "sheet_total": "Total",
+        "sheet_target": "Meta: {target}",
+        "us": "Nosotros",
+        "them": "Ellos",
+        "scores_line": "Tanteo: {scores} · meta {target}",
+        "sorteo_round": "Sorteo: {draws}.",
+        "sorteo_wins": "Sale {who}, con la ficha que quiera.",
+        "partida_over": "Fin de la partida",
+        "partida_winner": "Gana la partida: {who}, con {score} a {rest}.",
+        "zapato": "¡Zapato! {who} se queda en cero.",
+        "zapato_many": "¡Zapato! {who} se quedan en cero.",
+        "chancleta": "¡Chancleta! {who} anotó en una sola mano.",
+        "chancleta_many": "¡Chancleta! {who} anotaron en una sola mano.",
+        "left_table": "Partida abandonada.",
+        "thinking": "{who} piensa…",
+    },
+    "en": {
+        "title": "{preset} · target {target}",
+        "hand_title": "Hand {number}",
+        "seed": "Seed: {seed}  (--seed {seed} repeats the deals and the bots)",
+        "bot_fallback": "The {wanted} bot is not available yet: playing with {used}.",
+        "bots": "Bots: {bot}.",
+        "you": "you",
+        "partner": "partner",
+        "seat": "Seat",
+        "player": "Player",
+        "tiles": "Tiles",
+        "last": "Last",
+        "passes": "Passed on",
+        "stock": "Montón (stock): {count} tiles",
+        "stock_one": "Montón (stock): 1 tile",
+        "stock_empty": "Montón (stock): empty",
+        "line": "Line",
+        "line_empty": "Line: empty, waiting for the lead.",
+        "ends": "Ends: {left} on the left and {right} on the right.",
+        "your_tiles": "Your tiles",
+        "playable_note": "(* fits)",
+        "turn_of": "{who} to play.",
+        "your_turn": "{who}, your turn.",
+        "your_lead": "{who}, you lead: choose the lead tile.",
+        "your_forced_lead": "{who}, you lead with {tile}.",
+        "you_must_draw": "Nothing fits: type r to draw from the montón.",
+        "you_must_pass": "Nothing fits and the montón is empty: type p to pass.",
+        "prompt_move": "Tile (number or 6-4), p pass, r draw, ? help",
+        "prompt_end": "{tile} fits both ends: l left ({left}) or r right ({right})?",
+        "prompt_pause": "Enter to continue",
+        "prompt_next_hand": "Enter for the next hand",
+        "help": (
+            "Type a tile's number (or the tile, like 6-4) to play it; if it fits both ends I ask "
+            "which one (l or r), or say it at once: «3 l», «6-4 r».\n"
+            "p or pass: pass (only when nothing fits).  r or draw: take a tile from the montón.\n"
+            "m or line: show the table again.  a or sheet: show the score sheet.  "
+            "q or quit: leave the partida."
+        ),
+        "ev_lead": "{who} leads {tile}.",
+        "ev_play": "{who} plays {tile} on the {end}.",
+        "ev_pass": "{who} passed on {left} and {right}.",
+        "ev_pass_one": "{who} passed on {left}.",
+        "ev_drew": "{who} drew {count} tiles from the montón.",
+        "ev_drew_one": "{who} drew a tile from the montón.",
+        "ev_you_drew": "You drew {tile}.",
+        "ev_ends": "Ends: {left} and {right}.",
+        "left": "left",
+        "right": "right",
+        "last_lead": "led {tile}",
+        "last_play": "played {tile}",
+        "last_pass": "passed",
+        "last_draw": "drew {count}",
+        "hand_over": "End of hand {number}",
+        "hands_face_up": "The hands, face up",
+        "pips": "{pips} pips",
+        "no_tiles": "no tiles",
+        "sheet": "Anotador (score sheet)",
+        "sheet_hand": "Hand",
+        "sheet_total": "Total",
+        "sheet_target": "Target: {target}",
+        "us": "Us",
+        "them": "Them",
+        "scores_line": "Score: {scores} · target {target}",
+        "sorteo_round": "Sorteo (draw for the lead): {draws}.",
+        "sorteo_wins": "{who} leads, with any tile.",
+        "partida_over": "End of the partida",
+        "partida_winner": "{who} wins the partida, {score} to {rest}.",
+        "zapato": "Zapato! {who} finishes on zero.",
+        "zapato_many": "Zapato! {who} finish on zero.",
+        "chancleta": "Chancleta! {who} scored in one hand only.",
+        "chancleta_many": "Chancleta! {who} scored in one hand only.",
+        "left_table": "Partida abandoned.",
+        "thinking": "{who} is thinking…",
+    },
+}
+
+
+def say(lang: str, key: str, **params: object) -> str:
+    """The text ``key`` in ``lang`` (Spanish when the language or the key is missing)."""
+    table = TEXT.get(lang, TEXT["es"])
+    return table.get(key, TEXT["es"][key]).format(**params)
