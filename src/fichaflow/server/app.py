@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
+from fichaflow.anotador.router import install as install_anotador
 from fichaflow.bots import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.rules import PRESETS
@@ -126,6 +127,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def join_link(code: str) -> FileResponse:
         return FileResponse(WEB / "index.html")
 
+    install_anotador(app, storage)  # the anotador's endpoints; its page is web/anotador/
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
 

@@ -1,0 +1,243 @@
+"""The anotador's HTTP endpoints, served by ``fichaflow serve`` next to the game.
+
+Thin: each request is checked by replaying the mesa's log with the new action (the domain
+decides), stored in one transaction, and only then answered, so an entry shows as saved only
+once it is. Idempotency keys make a resent action a no-op that answers like the first time.
+Mirones follow the score with a read-only code and long polling. See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+
+from fichaflow.anotador import store
+from fichaflow.anotador.entries import Action, Change, dump_change, load_change
+from fichaflow.anotador.export import partida_csv, partida_html, partida_json
+from fichaflow.anotador.mesa import Mesa
+from fichaflow.anotador.sheet import MesaState, PartidaSheet, replay
+from fichaflow.anotador.views import state_json
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.server.storage import Storage
+
+MAX_BODY: Final = 8192
+KEY_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+STATUS: Final = {"anotador.mesa_not_found": 404, "anotador.key_reused": 409}
+WATCH_WAIT: Final = 20.0
+"""How long a mirón's request waits for news before answering "nothing new"."""
+
+
+@dataclass(eq=False)
+class Room:
+    """A mesa in memory: its log, the sheet it replays to, and who waits for the next change."""
+
+    code: str
+    watch: str
+    mesa: Mesa
+    actions: list[Action]
+    keys: dict[str, int]  # idempotency key -> index in actions
+    state: MesaState
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+
+def _error(exc: FichaFlowError, status: int = 400) -> JSONResponse:
+    body = {"type": "error", "code": exc.code, "message": exc.message("es")}
+    body["message_en"] = exc.message("en")
+    return JSONResponse({"error": body}, status_code=status)
+
+
+def _lang(request: Request) -> str:
+    return "en" if request.query_params.get("lang") == "en" else "es"
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise FichaFlowError("anotador.bad_entry", what=f"más de {MAX_BODY} bytes")
+    try:
+        return json.loads(raw or b"{}")
+    except ValueError:
+        raise FichaFlowError("anotador.bad_entry", what="no es JSON válido") from None
+
+
+class AnotadorService:
+    """Every mesa the anotador keeps, loaded from the database on first use."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.rooms: dict[str, Room] = {}
+        self.watchers: dict[str, str] = {}  # read-only code -> code
+
+    def _room(self, stored: store.StoredMesa) -> Room:
+        keys = {key: i for i, key in enumerate(stored.keys)}
+        state = replay(stored.mesa, stored.actions)
+        room = Room(stored.code, stored.watch, stored.mesa, list(stored.actions), keys, state)
+        self.rooms[room.code] = room
+        self.watchers[room.watch] = room.code
+        return room
+
+    async def room(self, code: str | None = None, watch: str | None = None) -> Room:
+        known = code if code is not None else self.watchers.get(watch or "")
+        if known is not None and known in self.rooms:
+            return self.rooms[known]
+        stored = await self.storage.run(store.load, self.storage.engine, code, watch)
+        if stored is None:
+            raise FichaFlowError("anotador.mesa_not_found", mesa=code or watch)
+        return self.rooms.get(stored.code) or self._room(stored)
+
+    async def create(self, data: object) -> Room:
+        mesa = Mesa.load(data)
+        code, watch = secrets.token_urlsafe(12), secrets.token_urlsafe(12)
+        await self.storage.run(store.insert_mesa, self.storage.engine, code, watch, mesa)
+        return self._room(store.StoredMesa(code, watch, mesa, (), ()))
+
+    async def act(self, code: str, key: str, change: Change) -> tuple[Room, str, bool]:
+        """Apply and store one action; returns the room, the action's id and whether the key
+        had been seen (then nothing new was stored)."""
+        room = await self.room(code)
+        async with room.lock:
+            seen = room.keys.get(key)
+            if seen is not None:
+                if dump_change(room.actions[seen].change) != dump_change(change):
+                    raise FichaFlowError("anotador.key_reused", key=key)
+                return room, room.actions[seen].id, True
+            action = Action(str(room.version + 1), change)
+            state = replay(room.mesa, [*room.actions, action])  # refused: raises, no change
+            try:
+                await self.storage.run(
+                    store.insert_action, self.storage.engine, code, room.version + 1, key, change
+                )
+            except store.DuplicateKey:
+                # Another server process wrote first: take the database's word and answer again.
+                del self.rooms[code]
+                fresh = await self.room(code)
+                if key in fresh.keys:
+                    return fresh, fresh.actions[fresh.keys[key]].id, True
+                raise
+            room.actions.append(action)
+            room.keys[key] = len(room.actions) - 1
+            room.state = state
+            room.changed.set()
+            room.changed = asyncio.Event()
+            return room, action.id, False
+
+
+def _payload(room: Room, lang: str, writer: bool) -> dict[str, Any]:
+    out = {"version": room.version, "watch": room.watch, "state": state_json(room.state, lang)}
+    if writer:
+        out["code"] = room.code
+    return out
+
+
+def _partida(room: Room, number: int) -> PartidaSheet:
+    for sheet in room.state.partidas:
+        if sheet.number == number:
+            return sheet
+    raise FichaFlowError("anotador.not_found", target=f"partida {number}")
+
+
+class AnotadorRoute(APIRoute):
+    """Answers a refused request with the error's code and its Spanish and English text."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def guarded(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except FichaFlowError as exc:
+                return _error(exc, STATUS.get(exc.code, 400))
+
+        return guarded
+
+
+def build_router(service: AnotadorService) -> APIRouter:
+    router = APIRouter(prefix="/api/anotador", route_class=AnotadorRoute)
+
+    @router.post("/mesas", status_code=201)
+    async def create_mesa(request: Request) -> Any:
+        room = await service.create(await _body(request))
+        return JSONResponse(_payload(room, _lang(request), True), status_code=201)
+
+    @router.get("/mesas/{code}")
+    async def get_mesa(code: str, request: Request) -> Any:
+        return _payload(await service.room(code), _lang(request), True)
+
+    @router.post("/mesas/{code}/actions")
+    async def post_action(code: str, request: Request) -> Any:
+        data = await _body(request)
+        if not isinstance(data, dict):
+            raise FichaFlowError("anotador.bad_entry", what="un objeto con key y action")
+        key = data.get("key")
+        if (
+            not isinstance(key, str)
+            or not 8 <= len(key) <= store.KEY_LENGTH
+            or not set(key) <= KEY_CHARS
+        ):
+            raise FichaFlowError("anotador.bad_entry", what="key: de 8 a 64 letras, números, - o _")
+        room, action_id, duplicate = await service.act(code, key, load_change(data.get("action")))
+        out = _payload(room, _lang(request), True)
+        out.update(id=action_id, duplicate=duplicate)
+        return out
+
+    @router.get("/watch/{watch}")
+    async def watch_mesa(watch: str, request: Request) -> Any:
+        """The sheet for mirones; with ``after=N``, waits until the log passes version N."""
+        room = await service.room(watch=watch)
+        after = request.query_params.get("after")
+        if after is not None and after.isdigit() and room.version <= int(after):
+            event = room.changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), WATCH_WAIT)
+            room = await service.room(watch=watch)
+        out = _payload(room, _lang(request), False)
+        return out
+
+    @router.get("/export/{code}/{number}.{fmt}")
+    async def export(code: str, number: int, fmt: str, request: Request) -> Any:
+        """A partida as ``csv``, ``json`` or ``html`` (printable), by either code."""
+        try:
+            room = await service.room(code)
+        except FichaFlowError:
+            room = await service.room(watch=code)
+        sheet = _partida(room, number)
+        lang = _lang(request)
+        name = f"anotador-{number}"
+        if fmt == "csv":
+            return Response(
+                partida_csv(sheet, lang),
+                media_type="text/csv; charset=utf-8",
+                headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
+            )
+        if fmt == "json":
+            return JSONResponse(
+                partida_json(room.state, sheet, lang),
+                headers={"Content-Disposition": f'attachment; filename="{name}.json"'},
+            )
+        if fmt == "html":
+            return Response(partida_html(room.state, sheet, lang), media_type="text/html")
+        raise FichaFlowError("anotador.bad_entry", what="el formato es csv, json o html")
+
+    return router
+
+
+def install(app: FastAPI, storage: Storage) -> AnotadorService:
+    """Add the anotador's endpoints to the server's app (before its static files)."""
+    service = AnotadorService(storage)
+    app.include_router(build_router(service))
+    app.state.anotador = service
+    return service

@@ -1,0 +1,126 @@
+"""The anotador's tables: a mesa as it was set up, and its log of actions, append-only.
+
+The sheet is never stored: it is replayed from the log (:func:`fichaflow.anotador.replay`).
+Each action row carries the client's idempotency key, unique per mesa, so that an entry sent
+twice (a phone that lost the network before hearing back) is stored once. The tables live in
+the server's database and are created by the server's Alembic migrations at start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    insert,
+    select,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from fichaflow.anotador.entries import Action, Change, dump_change, load_change
+from fichaflow.anotador.mesa import Mesa
+from fichaflow.server.models import Base
+
+CODE_LENGTH = 32
+KEY_LENGTH = 64
+
+
+class AnotadorMesaRow(Base):
+    """A mesa kept by the anotador: ``code`` is the secret that lets one write, ``watch`` the
+    read-only one for the mirones."""
+
+    __tablename__ = "anotador_mesas"
+
+    code: Mapped[str] = mapped_column(String(CODE_LENGTH), primary_key=True)
+    watch: Mapped[str] = mapped_column(String(CODE_LENGTH), unique=True)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnotadorActionRow(Base):
+    """One accepted action, numbered from 1 per mesa; its number is its id on the sheet."""
+
+    __tablename__ = "anotador_actions"
+    __table_args__ = (UniqueConstraint("mesa", "key", name="anotador_actions_key"),)
+
+    mesa: Mapped[str] = mapped_column(ForeignKey("anotador_mesas.code"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    change: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMesa:
+    code: str
+    watch: str
+    mesa: Mesa
+    actions: tuple[Action, ...]
+    keys: tuple[str, ...]
+
+
+class DuplicateKey(Exception):
+    """The idempotency key (or the action's number) was taken meanwhile, by another process."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def insert_mesa(engine: Engine, code: str, watch: str, mesa: Mesa) -> None:
+    with engine.begin() as connection:
+        connection.execute(
+            insert(AnotadorMesaRow).values(
+                code=code, watch=watch, setup=mesa.dump(), created_at=_now()
+            )
+        )
+
+
+def insert_action(engine: Engine, code: str, number: int, key: str, change: Change) -> None:
+    """Append one action in its own transaction; raises :class:`DuplicateKey` if its number or
+    key is already stored."""
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                insert(AnotadorActionRow).values(
+                    mesa=code,
+                    number=number,
+                    key=key,
+                    change=dump_change(change),
+                    created_at=_now(),
+                )
+            )
+    except IntegrityError:
+        raise DuplicateKey(key) from None
+
+
+def load(engine: Engine, code: str | None = None, watch: str | None = None) -> StoredMesa | None:
+    """A mesa and its whole log, by its code or by its read-only code."""
+    with engine.connect() as connection:
+        query = select(AnotadorMesaRow)
+        if code is not None:
+            query = query.where(AnotadorMesaRow.code == code)
+        else:
+            query = query.where(AnotadorMesaRow.watch == watch)
+        row = connection.execute(query).scalar()
+        if row is None:
+            return None
+        rows = connection.execute(
+            select(AnotadorActionRow)
+            .where(AnotadorActionRow.mesa == row.code)
+            .order_by(AnotadorActionRow.number)
+        ).scalars()
+        actions, keys = [], []
+        for action in rows:
+            actions.append(Action(str(action.number), load_change(action.change)))
+            keys.append(action.key)
+        return StoredMesa(row.code, row.watch, Mesa.load(row.setup), tuple(actions), tuple(keys))
