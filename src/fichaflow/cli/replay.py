@@ -37,7 +37,7 @@ def partida_json(partida: Partida) -> dict[str, Any]:
         out["leader"] = played.hand.leader
         hands.append(out)
     return {
-        "rules": partida.rules.options(),
+        "rules": {"preset": partida.rules.preset, **partida.rules.options()},
         "hands": hands,
         "scores": list(partida.scores),
         "winner": partida.winner,

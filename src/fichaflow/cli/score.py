@@ -27,7 +27,7 @@ def parse_sets(items: tuple[str, ...]) -> dict[str, str]:
 
 def parse_pips(text: str) -> tuple[int, ...]:
     parts = [p.strip() for p in text.split(",")]
-    if not all(p.isdigit() for p in parts):
+    if not all(p.isascii() and p.isdigit() for p in parts):
         fail(FichaFlowError("cli.pips", text=text))
     return tuple(int(p) for p in parts)
 

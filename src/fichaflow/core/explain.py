@@ -143,4 +143,4 @@ def explain(
         out.append(t["bonus_to"].format(label=label, points=bonus.points, who=team_label))
     if facts.end is EndKind.TRANQUE and not rules.tranque_bonus:
         out.append(t["bonus_zero"].format(label=t["tranque_bonus"]))
-    return out
+    return [line[:1].upper() + line[1:] for line in out]

@@ -286,14 +286,14 @@ class Hand:
         text = token.strip().lower()
         if text == "pass":
             return PASS
-        tile_text, _, end_text = text.partition(":")
+        tile_text, colon, end_text = text.partition(":")
         a, b = parse_halves(tile_text)
         tile = tile_of(a, b)
         if self.left < 0:
-            if end_text:
+            if colon:
                 raise IllegalMove("move.end_on_lead", tile=name(tile))
             return Move(tile, None, a)
-        if end_text:
+        if colon:
             if end_text not in ("left", "right"):
                 raise IllegalMove("move.bad_end", token=token)
             return Move(tile, End.LEFT if end_text == "left" else End.RIGHT)

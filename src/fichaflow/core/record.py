@@ -45,8 +45,10 @@ def loads(text: str | bytes) -> Record:
     """Read a record from JSON text."""
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RecordError("record.not_json", detail=str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise RecordError("record.not_json", line=exc.lineno, column=exc.colno) from None
+    except (ValueError, UnicodeDecodeError):
+        raise RecordError("record.not_text") from None
     return parse_record(data)
 
 

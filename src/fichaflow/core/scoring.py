@@ -50,8 +50,10 @@ class HandFacts:
                 raise FichaFlowError("score.seat", option=label, value=seat, high=n - 1)
         if self.end is EndKind.DOMINO and self.pips[self.seat] != 0:
             raise FichaFlowError("score.domino_pips", seat=self.seat, value=self.pips[self.seat])
-        if self.end is EndKind.TRANQUE and (self.capicua or self.chuchazo):
+        if self.end is EndKind.TRANQUE and self.capicua:
             raise FichaFlowError("score.capicua_tranque")
+        if self.end is EndKind.TRANQUE and self.chuchazo:
+            raise FichaFlowError("score.chuchazo_tranque")
         if sum(self.pips) > 168:
             raise FichaFlowError("score.pips_total", value=sum(self.pips))
 
@@ -101,6 +103,10 @@ class HandScore:
             "points": self.points,
             "bonus": self.bonus,
             "capicua": facts.capicua,
+            "chuchazo": facts.chuchazo,
+            "salida_pasada": facts.salida_pasada,
+            "pase_redondo": list(facts.pase_redondo),
+            "winning_seat": self.winning_seat,
             "rule": self.rule,
             "tie": self.tie,
             "pips": list(facts.pips),
