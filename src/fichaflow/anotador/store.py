@@ -111,14 +111,14 @@ def load(engine: Engine, code: str | None = None, watch: str | None = None) -> S
             query = query.where(AnotadorMesaRow.code == code)
         else:
             query = query.where(AnotadorMesaRow.watch == watch)
-        row = connection.execute(query).scalar()
+        row = connection.execute(query).first()
         if row is None:
             return None
         rows = connection.execute(
             select(AnotadorActionRow)
             .where(AnotadorActionRow.mesa == row.code)
             .order_by(AnotadorActionRow.number)
-        ).scalars()
+        ).all()
         actions, keys = [], []
         for action in rows:
             actions.append(Action(str(action.number), load_change(action.change)))
