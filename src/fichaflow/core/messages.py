@@ -84,6 +84,18 @@ ES: Final[dict[str, str]] = {
     "score.capicua_tranque": "una capicúa es una dominada, no un tranque",
     "score.chuchazo_tranque": "un chuchazo es una dominada con el doble blanco, no un tranque",
     "bot.unknown": "no existe el bot «{name}»; los bots son: {allowed}",
+    "bot.option": "el bot {bot} no tiene la opción «{option}»; sus opciones son: {allowed}",
+    "match.bot_count": "hay {found} bots y este modo tiene {seats} asientos",
+    "match.not_a_move": "el bot {bot} (asiento {seat}) no devolvió una jugada: {move}",
+    "match.illegal_move": (
+        "el bot {bot} (asiento {seat}) intentó una jugada ilegal, {move}: {detail}"
+    ),
+    "view.shape": "la vista no tiene la forma esperada: {what}",
+    "engine.not_json": "la petición no es JSON válido: {detail}",
+    "engine.not_your_turn": (
+        "la vista no pide jugada: no le toca al asiento {seat} o la mano terminó"
+    ),
+    "engine.no_legal": "la vista no trae jugadas legales (legal): no hay nada que elegir",
     "cli.file": "no se puede leer el archivo {path}: {detail}",
     "cli.set": "--set espera opción=valor (no «{text}»)",
     "cli.pips": "--pips espera números separados por comas, como 8,11,7,14 (no «{text}»)",
@@ -239,6 +251,16 @@ EN: Final[dict[str, str]] = {
     "score.capicua_tranque": "a capicúa is a dominada, not a tranque",
     "score.chuchazo_tranque": "a chuchazo is a dominada with the double blank, not a tranque",
     "bot.unknown": "there is no bot «{name}»; the bots are: {allowed}",
+    "bot.option": "bot {bot} has no option «{option}»; its options are: {allowed}",
+    "match.bot_count": "there are {found} bots and this mode has {seats} seats",
+    "match.not_a_move": "bot {bot} (seat {seat}) did not return a move: {move}",
+    "match.illegal_move": "bot {bot} (seat {seat}) tried an illegal move, {move}: {detail}",
+    "view.shape": "the view does not have the expected shape: {what}",
+    "engine.not_json": "the request is not valid JSON: {detail}",
+    "engine.not_your_turn": (
+        "the view asks for no move: it is not seat {seat}'s turn, or the hand is over"
+    ),
+    "engine.no_legal": "the view carries no legal moves (legal): there is nothing to choose",
     "cli.file": "cannot read the file {path}: {detail}",
     "cli.set": "--set expects option=value (not «{text}»)",
     "cli.pips": "--pips expects numbers separated by commas, like 8,11,7,14 (not «{text}»)",
