@@ -161,3 +161,42 @@ def test_draws_and_passes_are_the_only_moves_when_nothing_fits() -> None:
         saw_draw |= DRAW in made
         saw_pass |= PASS in made
     assert saw_draw and saw_pass
+
+
+def _walk(fast: FastHand, hand: Hand, budget: list[int]) -> int:
+    """Visit endings depth first through both engines at once; returns the leaves reached."""
+    if fast.ended:
+        assert hand.ended
+        assert fast.end_key() == FastHand.from_hand(hand).end_key()
+        return 1
+    leaves = 0
+    moves = _legal(fast)
+    assert [from_core(m) for m in hand.legal_moves()] == moves
+    for move in moves:
+        if budget[0] <= 0:
+            break
+        budget[0] -= 1
+        fast.make(move)
+        hand.push(to_core(move, hand.left < 0))
+        leaves += _walk(fast, hand, budget)
+        fast.undo()
+        hand.pop()
+        _same_position(fast, hand)
+    return leaves
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_searching_every_ending_with_make_and_undo_matches_the_rules_engine(preset: str) -> None:
+    """Depth-first search over make/undo (as the solver does) reaches the same ends, with the
+    same facts, as the rules engine's push/pop over the same moves."""
+    rules = Rules.make(preset, **BONUSES)
+    leaves = 0
+    for seed in range(40):
+        hand = new_hand(rules, seed)
+        rng = random.Random(seed)
+        while not hand.ended and sum(hand.counts()) > 9:
+            hand.play(rng.choice(hand.legal_moves()))
+        if hand.ended:
+            continue
+        leaves += _walk(FastHand.from_hand(hand), hand, [3000])
+    assert leaves > 200

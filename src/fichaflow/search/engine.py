@@ -146,6 +146,11 @@ class FastHand:
         return self.end_kind != NOT_ENDED
 
     @property
+    def depth(self) -> int:
+        """How many moves can be taken back."""
+        return self._sp // _STRIDE
+
+    @property
     def stock_left(self) -> int:
         return len(self.stock) - self.stock_pos
 
@@ -240,6 +245,7 @@ class FastHand:
                 self.end_kind = TRANQUE
                 self.end_seat = seat
                 self.end_tile = tile
+                self.capicua = self.chuchazo = False
             else:
                 self.run_from = seat
                 self.run_passes = 0

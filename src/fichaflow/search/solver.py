@@ -1,0 +1,135 @@
+"""Exact play of a hand whose every tile is known: alpha-beta over the hand's points.
+
+The bot's side maximizes its point difference (``Valuer.value``); everybody else plays against
+it (with two sides this is the exact value of the hand; in ``tres`` it is the cautious value that
+assumes both rivals join forces). Partners cooperate because they share the value. Positions met
+again through a different order of plays come from a table; a node budget stops the search, so
+that a bot can fall back on playouts when a position is too big to solve in time.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fichaflow.core.tiles import PIPS
+from fichaflow.search.engine import FastHand
+from fichaflow.search.value import Valuer
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_WIDTH: Final = 64
+
+
+class OutOfNodes(Exception):
+    """The node budget ran out before the search finished."""
+
+
+class Solver:
+    """Solves positions for one side. ``nodes`` counts every position visited, over all calls."""
+
+    def __init__(self, valuer: Valuer, team: int, budget: int = 1 << 62) -> None:
+        self.valuer = valuer
+        self.team = team
+        self.team_of = valuer.team_of
+        self.budget = budget
+        self.nodes = 0
+        self._bufs = [[0] * _WIDTH for _ in range(128)]
+        self._table: dict[int, tuple[int, int, int]] = {}
+        self._keyed = True
+
+    def reset_table(self, fast: FastHand) -> None:
+        """Forget remembered positions (call when the hidden hands change). Positions are keyed by
+        the tiles still out, the ends, the turn and the draws made; that identifies them only when
+        no bonus depends on the order of passes."""
+        self._table.clear()
+        rules = self.valuer.rules
+        self._keyed = not (rules.pase_redondo_bonus or rules.salida_pasada_bonus)
+
+    def value(self, fast: FastHand) -> int:
+        """The exact value of ``fast`` for the side. On :class:`OutOfNodes` the position is
+        taken back to where it was."""
+        depth = fast.depth
+        try:
+            return self._search(fast, -(1 << 20), 1 << 20, 0)
+        except OutOfNodes:
+            while fast.depth > depth:
+                fast.undo()
+            raise
+
+    def move_values(self, fast: FastHand, moves: list[int]) -> list[int]:
+        """The exact value of each of ``moves`` from ``fast`` (see :meth:`value`)."""
+        out = []
+        for move in moves:
+            fast.make(move)
+            try:
+                out.append(self.value(fast))
+            finally:
+                fast.undo()
+        return out
+
+    def _search(self, fast: FastHand, alpha: int, beta: int, depth: int) -> int:
+        if fast.end_kind:
+            return self.valuer.value(fast.end_key(), self.team)
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfNodes
+        key = -1
+        if self._keyed:
+            key = (
+                fast.out
+                | (fast.left * 7 + fast.right + 1) << 28
+                | fast.turn << 35
+                | fast.stock_pos << 37
+            )
+            if fast.stock:  # who drew which tile matters too
+                key |= fast.hands[0] << 42 | fast.hands[1] << 70
+            hit = self._table.get(key)
+            if hit is not None:
+                kind, stored, _ = hit
+                if kind == _EXACT:
+                    return stored
+                if kind == _LOWER and stored >= beta:
+                    return stored
+                if kind == _UPPER and stored <= alpha:
+                    return stored
+        buf = self._bufs[depth]
+        n = fast.choices(buf)
+        # Heaviest first: shedding weight is the usual best move, which makes cuts early.
+        moves = sorted(buf[:n], key=_weight, reverse=True) if n > 1 else buf[:1]
+        maximizing = self.team_of[fast.turn] == self.team
+        alpha0, beta0 = alpha, beta
+        if maximizing:
+            best = -(1 << 30)
+            for move in moves:
+                fast.make(move)
+                v = self._search(fast, alpha, beta, depth + 1)
+                fast.undo()
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+        else:
+            best = 1 << 30
+            for move in moves:
+                fast.make(move)
+                v = self._search(fast, alpha, beta, depth + 1)
+                fast.undo()
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            break
+        if key >= 0:
+            if best <= alpha0:
+                self._table[key] = (_UPPER, best, 0)
+            elif best >= beta0:
+                self._table[key] = (_LOWER, best, 0)
+            else:
+                self._table[key] = (_EXACT, best, 0)
+        return best
+
+
+def _weight(move: int) -> int:
+    return PIPS[move >> 1] if move >= 0 else -1
