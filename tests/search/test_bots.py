@@ -1,0 +1,151 @@
+"""gallo and omnisciente: legal, repeatable for a seed and a work budget, exact where they can be,
+and clearly stronger than a random player."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fichaflow.bots.base import BOTS, PLAYER_BOTS, make_bot
+from fichaflow.bots.gallo import Gallo
+from fichaflow.core.hand import Hand
+from fichaflow.core.partida import facts_of
+from fichaflow.core.rules import Rules
+from fichaflow.core.scoring import score_hand
+from fichaflow.core.view import hand_view
+from fichaflow.search.engine import FastHand, from_core
+from fichaflow.search.solver import Solver
+from fichaflow.search.value import Valuer
+
+from .helpers import ALL_PRESETS, MODE_PRESETS, new_hand
+
+QUICK = {"budget_ms": None, "samples": 6, "playouts": 2, "nodes": 20_000}
+
+
+def _play(rules: Rules, hand: Hand, bots: list, number: int = 2) -> list[str]:
+    """Play a hand to its end; every move goes through the rules engine's checks."""
+    made = []
+    while not hand.ended:
+        seat = hand.turn
+        view = hand_view(rules, hand, seat, hand_number=number)
+        bot = bots[seat]
+        move = bot.choose_seeing_all(view, hand.copy()) if bot.sees_all else bot.choose(view)
+        hand.play(move)  # raises on an illegal move
+        made.append(hand.history[-1].notation())
+    return made
+
+
+def test_the_search_bots_are_registered_and_omnisciente_is_not_offered() -> None:
+    make_bot("tirafichas")
+    assert "gallo" in BOTS and "gallo" in PLAYER_BOTS
+    assert "omnisciente" in BOTS and "omnisciente" not in PLAYER_BOTS
+    assert make_bot("omnisciente").sees_all and not make_bot("gallo").sees_all
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_gallo_and_omnisciente_play_only_legal_moves_in_every_mode(preset: str) -> None:
+    rules = Rules.make(preset)
+    for seed in range(12):
+        hand = new_hand(rules, seed)
+        names = ("gallo", "omnisciente", "tirafichas", "gallo")
+        options = {"gallo": QUICK, "omnisciente": {"nodes": 20_000, "samples": 40}}
+        bots = [make_bot(n, seed, **options.get(n, {})) for n in names[: rules.seats]]
+        _play(rules, hand, bots, number=1 if hand.forced_lead is not None else 2)
+        assert hand.ended
+
+
+@pytest.mark.parametrize("preset", MODE_PRESETS)
+def test_gallo_repeats_itself_for_a_seed_and_a_work_budget(preset: str) -> None:
+    rules = Rules.make(preset)
+    for seed in range(4):
+        games = []
+        for _ in range(2):
+            hand = new_hand(rules, seed)
+            bots = [make_bot("gallo", seed, **QUICK) for _ in range(rules.seats)]
+            games.append(_play(rules, hand, bots))
+        assert games[0] == games[1]
+
+
+def test_gallo_with_a_tiny_clock_still_plays_whole_hands() -> None:
+    rules = Rules.make("dominicana")
+    hand = new_hand(rules, 5)
+    bots = [make_bot("gallo", s, budget_ms=1) for s in range(4)]
+    _play(rules, hand, bots)
+    assert hand.ended
+    for bot in bots:
+        last = bot.last  # type: ignore[attr-defined]
+        assert last is None or last.samples >= 1 or not last.values  # searched, or no choice
+
+
+def _true_best(rules: Rules, hand: Hand) -> tuple[int, list[int]]:
+    """The exact best value for the player to move, and the value of each legal move."""
+    fast = FastHand.from_hand(hand)
+    solver = Solver(Valuer(rules), rules.team_of(hand.turn))
+    solver.reset_table(fast)
+    moves = [from_core(m) for m in hand.legal_moves()]
+    values = solver.move_values(fast, moves)
+    return max(values), values
+
+
+def test_gallo_solves_exactly_when_the_hidden_hand_is_known() -> None:
+    """Mano a mano with the montón empty: the rival holds every tile gallo cannot see, so its
+    search is exact and its move is a best move."""
+    rules = Rules.make("mano_a_mano")
+    checked = 0
+    for seed in range(200):
+        hand = new_hand(rules, seed)
+        rng = random.Random(seed)
+        while not hand.ended and (hand.stock_left or len(hand.plays()) < 12):
+            hand.play(rng.choice(hand.legal_moves()))
+        while not hand.ended and len(hand.legal_moves()) < 2:
+            hand.play(hand.legal_moves()[0])
+        if hand.ended:
+            continue
+        best, values = _true_best(rules, hand)
+        if len(set(values)) < 2:
+            continue
+        gallo = Gallo(seed, budget_ms=None, samples=3)
+        move = gallo.choose(hand_view(rules, hand, hand.turn, hand_number=2))
+        assert gallo.last is not None and gallo.last.exact
+        assert values[hand.legal_moves().index(move)] == best
+        checked += 1
+    assert checked >= 10
+
+
+def test_omnisciente_plays_a_best_move_of_the_true_position() -> None:
+    rules = Rules.make("venezuela")
+    checked = 0
+    for seed in range(60):
+        hand = new_hand(rules, seed)
+        rng = random.Random(seed)
+        while not hand.ended and len(hand.plays()) < 10:
+            hand.play(rng.choice(hand.legal_moves()))
+        if hand.ended or len(hand.legal_moves()) < 2:
+            continue
+        best, values = _true_best(rules, hand)
+        bot = make_bot("omnisciente", seed)
+        move = bot.choose_seeing_all(hand_view(rules, hand, hand.turn), hand.copy())
+        assert values[hand.legal_moves().index(move)] == best
+        checked += 1
+    assert checked >= 10
+
+
+def test_gallo_outscores_a_random_player_on_the_same_deals() -> None:
+    """Duplicate hands: each deal is played twice with the sides swapped."""
+    rules = Rules.make("venezuela")
+    gallo_points = random_points = 0
+    for seed in range(30):
+        for gallo_team in (0, 1):
+            hand = new_hand(rules, seed)
+            bots = [
+                make_bot("gallo", seed, budget_ms=None, samples=20, playouts=2)
+                if rules.team_of(s) == gallo_team
+                else make_bot("tirafichas", seed)
+                for s in range(4)
+            ]
+            _play(rules, hand, bots)
+            gains = score_hand(rules, facts_of(hand)).gains(rules.teams)
+            gallo_points += gains[gallo_team]
+            random_points += gains[1 - gallo_team]
+    assert gallo_points > 1.5 * random_points
