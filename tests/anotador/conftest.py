@@ -9,7 +9,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,7 +71,7 @@ class Server:
         self.start()
 
 
-def _postgres_database(base_url: str) -> Iterator[str]:
+def _postgres_database(base_url: str) -> Generator[str, None, None]:
     """A fresh database next to the one in ``base_url``, dropped afterwards."""
     import sqlalchemy as sa
 
@@ -87,26 +88,39 @@ def _postgres_database(base_url: str) -> Iterator[str]:
         admin.dispose()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("anotador-server")
-    databases: Iterator[str]
-    if request.param == "sqlite":
-        databases = iter([f"sqlite:///{folder / 'fichaflow.sqlite3'}"])
-    else:
-        base = os.environ.get("FICHAFLOW_TEST_POSTGRES_URL")
-        if not base:
-            pytest.skip("FICHAFLOW_TEST_POSTGRES_URL is not set: no PostgreSQL to test against")
-        databases = _postgres_database(base)
-    db = next(databases)
-    port = free_port()
-    srv = Server(f"http://127.0.0.1:{port}", db, port, folder / "server.log")
+@contextmanager
+def running_server(db: str, folder: Path) -> Iterator[Server]:
+    srv = Server(f"http://127.0.0.1:{free_port()}", db, 0, folder / "server.log")
+    srv.port = int(srv.url.rsplit(":", 1)[1])
     srv.start()
     try:
         yield srv
     finally:
         srv.stop()
-        for _ in databases:  # drops the PostgreSQL database
-            pass
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("anotador-server")
+    if request.param == "sqlite":
+        with running_server(f"sqlite:///{folder / 'fichaflow.sqlite3'}", folder) as srv:
+            yield srv
+        return
+    base = os.environ.get("FICHAFLOW_TEST_POSTGRES_URL")
+    if not base:
+        pytest.skip("FICHAFLOW_TEST_POSTGRES_URL is not set: no PostgreSQL to test against")
+    databases = _postgres_database(base)
+    try:
+        with running_server(next(databases), folder) as srv:
+            yield srv
+    finally:
+        databases.close()  # drops the database
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("anotador-browser")
+    with running_server(f"sqlite:///{folder / 'fichaflow.sqlite3'}", folder) as srv:
+        yield srv

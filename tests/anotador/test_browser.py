@@ -1,0 +1,140 @@
+"""The anotador's page in Chromium on a 360 x 740 phone screen: create a mesa, enter a dominó and
+the seed's tranque, correct an earlier hand, lose the network, enter a hand, and find it saved
+exactly once when the network comes back. Screenshots go to docs/screenshots/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.anotador.conftest import Server
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("FICHAFLOW_CHROMIUM"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    executable = chromium_path()
+    if executable is None:
+        pytest.skip("no chromium: install Debian's chromium or set FICHAFLOW_CHROMIUM")
+    with sync_api.sync_playwright() as playwright:
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        launched = playwright.chromium.launch(executable_path=executable, args=args)
+        yield launched
+        launched.close()
+
+
+def keys(page: object, text: str) -> None:
+    """Type on the page's numeric keypad: digits, "⌫" to erase, "→" for the next field."""
+    for key in text:
+        page.locator(f"#entry .keypad button[data-key='{key}']").click()  # type: ignore[attr-defined]
+
+
+def test_a_whole_table_on_one_phone(browser: object, sqlite_server: Server) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")  # type: ignore[attr-defined]
+    page = context.new_page()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto(f"{sqlite_server.url}/anotador/")
+
+    # A new mesa: the Dominican preset ("con el de abajo"), four players in turn order.
+    page.get_by_label("Nombre de la mesa").fill("Patio de Lola")
+    for seat, name in enumerate(["Ana", "Beto", "Carla", "Diego"]):
+        page.locator(f"input[name=player{seat}]").fill(name)
+    page.screenshot(path=str(SHOTS / "anotador-nueva-mesa.png"), full_page=True)
+    page.get_by_role("button", name="Crear mesa").click()
+    expect(page.locator("#sheet")).to_be_visible()
+    code = page.evaluate("new URLSearchParams(location.search).get('mesa')")
+    total0, total1 = page.get_by_test_id("total-0"), page.get_by_test_id("total-1")
+
+    # The seed's tranque: Ana trancó with 8, Beto 11, Carla 7, Diego 14; Ana led.
+    page.get_by_role("button", name="Tranque").click()
+    page.get_by_test_id("who").get_by_role("button", name="Ana").click()
+    keys(page, "8→11→7→14")
+    page.get_by_test_id("leader").get_by_role("button", name="Ana").click()
+    page.screenshot(path=str(SHOTS / "anotador-tranque.png"))
+    page.locator("#entry-save").click()
+    expect(total0).to_have_text("40")
+    expect(total1).to_have_text("0")
+    first = page.locator("#lines li").first
+    expect(first).to_contain_text("Tranque con el de abajo: Ana con 8, Beto con 11.")
+    expect(first).to_contain_text("8 + 11 + 7 + 14 = 40")
+    expect(first).to_contain_text("Bono de tranque: 0.")
+
+    # A dominó by Beto: every hand counts (Carla 10, Diego 3, Ana 5); Carla led, as the rule says.
+    page.get_by_role("button", name="Dominó").click()
+    page.get_by_test_id("who").get_by_role("button", name="Beto").click()
+    expect(page.locator("#entry")).to_contain_text("Salió Carla")
+    keys(page, "10→3→5")
+    page.locator("#entry-save").click()
+    expect(total1).to_have_text("18")
+
+    # Correct the first hand: Ana had 12, not 8, so Beto wins the comparison: 44 for his pair.
+    first.click()
+    page.get_by_role("button", name="Corregir").click()
+    page.locator("#entry [data-field=s0]").click()
+    keys(page, "⌫12")
+    page.locator("#entry-save").click()
+    expect(total0).to_have_text("0")
+    expect(total1).to_have_text("62")
+    page.screenshot(path=str(SHOTS / "anotador-hoja.png"))
+
+    # No network: the hand waits in the phone, marked pending, and the totals do not move.
+    context.set_offline(True)
+    page.get_by_role("button", name="Dominó").click()
+    page.get_by_test_id("who").get_by_role("button", name="Ana").click()
+    keys(page, "4→6→2")
+    page.locator("#entry-save").click()
+    pending = page.locator("#lines li.pending")
+    expect(pending).to_have_count(1)
+    expect(pending).to_contain_text("Pendiente")
+    expect(page.locator("#net")).to_have_text("Sin red")
+    expect(total0).to_have_text("0")
+    page.screenshot(path=str(SHOTS / "anotador-sin-red.png"))
+
+    # The network is back: the hand is sent, saved, and counted once.
+    context.set_offline(False)
+    expect(total0).to_have_text("12", timeout=15_000)
+    expect(pending).to_have_count(0)
+    stored = httpx.get(f"{sqlite_server.url}/api/anotador/mesas/{code}").json()
+    assert stored["version"] == 4  # three hands and one correction, nothing twice
+    assert [line["gains"] for line in stored["state"]["partida"]["lines"]] == [
+        [0, 44],
+        [0, 18],
+        [12, 0],
+    ]
+    page.reload()
+    expect(total0).to_have_text("12")
+    expect(page.locator("#lines li")).to_have_count(3)
+    assert page.evaluate(f"localStorage.getItem('fichaflow-anotador-outbox-{code}')") == "[]"
+
+    # Mirones follow through the read-only link, and see every change live.
+    watcher = context.new_page()
+    watcher.goto(f"{sqlite_server.url}/anotador/?ver={stored['watch']}")
+    expect(watcher.get_by_test_id("total-1")).to_have_text("62")
+    expect(watcher.locator("#bar")).to_be_hidden()
+    page.get_by_role("button", name="Ajuste").click()
+    page.get_by_test_id("team").get_by_role("button", name="Beto y Diego").click()
+    keys(page, "5")
+    page.get_by_role("button", name="Restar").click()
+    page.get_by_role("button", name="Cabra").click()
+    page.locator("#entry-save").click()
+    expect(total1).to_have_text("57")
+    expect(watcher.get_by_test_id("total-1")).to_have_text("57", timeout=15_000)
+    watcher.screenshot(path=str(SHOTS / "anotador-mirones.png"))
+    page.get_by_role("button", name="Más").click()
+    page.screenshot(path=str(SHOTS / "anotador-menu.png"))
+    context.close()
