@@ -107,9 +107,20 @@ class FastHand:
         leader: int = 0,
         forced_lead: int = -1,
     ) -> None:
+        self._undo = [0] * (_STRIDE * _MAX_PLY)
+        self.reset(hands, stock, leader, forced_lead)
+
+    def reset(
+        self,
+        hands: list[int],
+        stock: list[int] | tuple[int, ...] = (),
+        leader: int = 0,
+        forced_lead: int = -1,
+    ) -> None:
+        """Start again from a new deal, reusing this object's memory."""
         self.seats = len(hands)
         self.hands = list(hands)
-        self.pips = [sum(PIPS[t] for t in range(28) if h >> t & 1) for h in hands]
+        self.pips = [PIPS_LOW[h & LOW_MASK] + PIPS_HIGH[h >> HALF_BITS] for h in hands]
         self.stock = list(stock)
         self.stock_pos = 0
         self.leader = leader
@@ -128,7 +139,6 @@ class FastHand:
         self.run_passes = 0
         self.pase_redondo: list[int] = []
         self.salida_pasada = False
-        self._undo = [0] * (_STRIDE * _MAX_PLY)
         self._sp = 0
 
     @classmethod
@@ -323,7 +333,6 @@ class FastHand:
         turn = self.turn
         left, right = self.left, self.right
         out = self.out
-        placed = self.placed
         leader = self.leader
         after_leader = after[leader]
         run_from, run_passes = self.run_from, self.run_passes
@@ -336,7 +345,6 @@ class FastHand:
             bit = 1 << tile
             hands[turn] = hand ^ bit
             out ^= bit
-            placed += 1
             left, right = HI[tile], LO[tile]
             if trace is not None:
                 trace.append(tile * 2)
@@ -360,8 +368,8 @@ class FastHand:
                 if not mask:
                     if trace is not None:
                         trace.append(PASS)
-                    if placed == 1 and turn == after_leader:
-                        salida_pasada = True
+                    if turn == after_leader and out.bit_count() == 27:
+                        salida_pasada = True  # the first pass, on the salida itself
                     run_passes += 1
                     if run_passes == n - 1 and run_from >= 0:
                         pase_redondo.append(run_from)
@@ -383,9 +391,15 @@ class FastHand:
                 tile = bit.bit_length() - 1
             hand ^= bit
             hands[turn] = hand
+            if not hand:
+                if trace is not None:
+                    trace.append(tile * 2 + int(not SUIT[left] & bit))
+                capicua = left != right and tile == tile_of(left, right)
+                return (
+                    DOMINO, turn, _pips_of(hands), leader, capicua, tile == 0,
+                    tuple(pase_redondo), salida_pasada,
+                )  # fmt: skip
             out ^= bit
-            placed += 1
-            old_left, old_right = left, right
             if SUIT[left] & bit and not (SUIT[right] & bit and rand() < 0.5):
                 left = OTHER[tile * 7 + left]
                 if trace is not None:
@@ -394,18 +408,13 @@ class FastHand:
                 right = OTHER[tile * 7 + right]
                 if trace is not None:
                     trace.append(tile * 2 + 1)
-            if not hand:
-                capicua = old_left != old_right and tile == tile_of(old_left, old_right)
-                return (
-                    DOMINO, turn, _pips_of(hands), leader, capicua, tile == 0,
-                    tuple(pase_redondo), salida_pasada,
-                )  # fmt: skip
             if not out & SUIT_PAIR[left * 7 + right]:
                 return (
                     TRANQUE, turn, _pips_of(hands), leader, False, False,
                     tuple(pase_redondo), salida_pasada,
                 )  # fmt: skip
-            run_from, run_passes = turn, 0
+            run_from = turn
+            run_passes = 0
             turn = after[turn]
 
 
