@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from fichaflow.anotador.entries import (
     Action,
@@ -138,7 +139,7 @@ def score_partida(
             if leader is None:
                 raise FichaFlowError("anotador.leader_needed").at(hand=hand_number)
             try:
-                score = score_hand(rules, facts_for(rules, entry, leader, seating))
+                score, after = _score_line(rules, entry, leader, seating)
             except FichaFlowError as exc:
                 raise exc.at(hand=hand_number) from None
             gains = score.gains(teams)
@@ -147,7 +148,7 @@ def score_partida(
             for team, gain in enumerate(gains):
                 if gain > 0:
                     hands_scored[team] += 1
-            expected = next_leader(rules, entry, score)
+            expected = after
         else:
             if not 0 <= entry.team < teams:
                 raise FichaFlowError("anotador.team", value=entry.team, high=teams - 1)
@@ -161,6 +162,17 @@ def score_partida(
         number, rules, seating, team_names, tuple(lines), totals, winner, expected,
         tuple(hands_won), tuple(hands_scored),
     )  # fmt: skip
+
+
+@lru_cache(maxsize=8192)
+def _score_line(
+    rules: Rules, entry: HandEntry, leader: int, seating: tuple[str, ...]
+) -> tuple[HandScore, int | None]:
+    """A hand's score and the next salida. Replaying a log scores the same lines again and
+    again (every action is checked against the whole sheet), so the answers are remembered:
+    they depend on nothing else."""
+    score = score_hand(rules, facts_for(rules, entry, leader, seating))
+    return score, next_leader(rules, entry, score)
 
 
 def in_force(actions: Sequence[Action]) -> list[Action]:
