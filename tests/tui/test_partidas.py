@@ -101,7 +101,8 @@ def test_parejas_dominicana_to_its_target():
     assert "No hay ficha número 99" in output
     assert "No entiendo «hola»" in output
     # partners sit opposite: the person at seat 2 plays with seat 0
-    assert f"{played.names[0]} (tirapuntos, compañero)" in output
+    assert f"{played.names[0]} (compañero)" in output
+    assert "Bot tirapuntos: " in output
     assert "Nosotros" in output and "Ellos" in output
 
 

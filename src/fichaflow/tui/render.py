@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
@@ -29,8 +30,8 @@ from fichaflow.tui.texts import say
 END_STYLE = "bold yellow"
 PLAYABLE_STYLE = "bold green"
 TURN_MARK = "▶"
-WIDE = 100
-"""Columns from which the anotador is drawn beside the players."""
+GAP = 3
+"""Columns between the players and the anotador beside them."""
 
 
 def tile_box(left: int, right: int) -> str:
@@ -78,15 +79,13 @@ def hand_text(view: SeatView, lang: str) -> Text:
     """The watcher's tiles, numbered as the person chooses them, the playable ones in green and
     marked (so the mark does not depend on colour)."""
     playable = playable_tiles(view)
-    text = Text(f"{say(lang, 'your_tiles')} ", style="bold")
+    text = Text(say(lang, "your_tiles"), style="bold")
     for number, tile in enumerate(hand_order(view.tiles), 1):
         hi, lo = HALVES[tile]
         fits = tile in playable
         text.append(f"  {number} ", style="cyan")
         text.append(tile_box(hi, lo), style=PLAYABLE_STYLE if fits else "")
         text.append("*" if fits else " ", style=PLAYABLE_STYLE)
-    if playable:
-        text.append(f"  {say(lang, 'playable_note')}", style="dim")
     return text
 
 
@@ -101,12 +100,12 @@ def stock_text(view: SeatView, lang: str) -> Text:
 def _passes(history: Sequence[PublicTurn], seat: int, lang: str) -> str:
     """The ends a seat passed on in this hand, as "4 y 1, 3 y 1"."""
     joiner = " y " if lang == "es" else " and "
-    faced = []
+    faced: dict[frozenset[int], str] = {}
     for turn in history:
         if turn.seat == seat and turn.kind == "pass" and turn.left >= 0:
             pair = f"{turn.left}" if turn.left == turn.right else f"{turn.left}{joiner}{turn.right}"
-            faced.append(pair)
-    return ", ".join(faced)
+            faced.setdefault(frozenset((turn.left, turn.right)), pair)
+    return ", ".join(faced.values())
 
 
 def _last_action(history: Sequence[PublicTurn], seat: int, lang: str) -> str:
@@ -181,23 +180,25 @@ def scores_line(state: TableState, lang: str) -> Text:
 
 
 def table_view(
-    state: TableState, labels: Sequence[str], lang: str, width: int = 80
+    state: TableState, labels: Sequence[str], lang: str, console: Console
 ) -> RenderableType:
     """The whole table as the person sees it on their turn: the players, the anotador (beside
-    them on a wide screen, its totals only on a narrow one), the line and the person's tiles."""
+    them when the screen is wide enough, its totals only when not), the line and the tiles."""
     view = state.view
     title = say(lang, "title", preset=state.rules.preset, target=state.rules.target)
     title = f"{say(lang, 'hand_title', number=view.hand_number)} · {title}"
-    parts: list[RenderableType] = [players_table(state, labels, lang)]
+    players = players_table(state, labels, lang)
+    parts: list[RenderableType] = [players]
     if state.rules.has_stock:
         parts.append(stock_text(view, lang))
-    inner: RenderableType = Group(*parts)
-    if width >= WIDE:
-        grid = Table.grid(padding=(0, 3))
-        grid.add_row(inner, sheet_table(state, lang))
-        inner = grid
+    sheet = sheet_table(state, lang)
+    needed = sum(Measurement.get(console, console.options, r).maximum for r in (players, sheet))
+    inner: RenderableType
+    if needed + GAP + 4 <= console.width:
+        inner = Table.grid(padding=(0, GAP))
+        inner.add_row(Group(*parts), sheet)
     else:
-        parts.append(scores_line(state, lang))
+        inner = Group(*parts, scores_line(state, lang))
     panel = Panel(inner, title=title, title_align="left", box=box.ROUNDED, expand=False)
     body: list[RenderableType] = [panel, line_text(view, lang)]
     if view.line:
@@ -222,7 +223,10 @@ def turn_prompt(state: TableState, lang: str) -> Text:
         text = f"{say(lang, 'your_turn', who=who)} {say(lang, 'you_must_pass')}"
     else:
         text = say(lang, "your_turn", who=who)
-    return Text(text, style="bold cyan")
+    prompt = Text(text, style="bold cyan")
+    if any(m.is_play for m in view.legal):
+        prompt.append(f"  {say(lang, 'playable_note')}", style="dim")
+    return prompt
 
 
 def event_text(state: TableState, turn: PublicTurn, lang: str) -> Text:
@@ -256,7 +260,8 @@ def hand_summary(state: TableState, score: HandScore, lang: str) -> RenderableTy
     revealed = view.revealed or ()
     for seat, tiles in enumerate(revealed):
         shown = " ".join(tile_box(*HALVES[t]) for t in sorted(bits(tiles), reverse=True))
-        pips = say(lang, "pips", pips=score.facts.pips[seat])
+        left = score.facts.pips[seat]
+        pips = say(lang, "pips_one") if left == 1 else say(lang, "pips", pips=left)
         faces.add_row(state.names[seat], shown or say(lang, "no_tiles"), pips)
     heading = Text(say(lang, "hands_face_up"), style="underline")
     body = Group(explanation, Text(""), heading, faces, Text(""), line_text(view, lang))
@@ -274,8 +279,15 @@ def partida_summary(state: TableState, result: PartidaResult, lang: str) -> Rend
     rules = state.rules
     names = state.names
     winner = team_name(rules, result.winner, names, lang)
-    rest = " · ".join(str(result.scores[t]) for t in result.losers)
-    lines = [say(lang, "partida_winner", who=winner, score=result.scores[result.winner], rest=rest)]
+    score = result.scores[result.winner]
+    if len(result.losers) == 1:
+        rest = str(result.scores[result.losers[0]])
+        lines = [say(lang, "partida_winner", who=winner, score=score, rest=rest)]
+    else:
+        rest = ", ".join(
+            f"{team_name(rules, t, names, lang)} {result.scores[t]}" for t in result.losers
+        )
+        lines = [say(lang, "partida_winner_many", who=winner, score=score, rest=rest)]
     losers = " · ".join(team_name(rules, t, names, lang) for t in result.losers)
     many = len(result.losers) > 1 or rules.mode is Mode.PAREJAS
     if result.zapato:

@@ -76,7 +76,7 @@ class Screen:
             self.console.print(render.hand_text(view, self.lang))
         else:
             self.console.print()
-            self.console.print(render.table_view(state, self.labels, self.lang, self.console.width))
+            self.console.print(render.table_view(state, self.labels, self.lang, self.console))
         self.console.print(render.turn_prompt(state, self.lang))
 
     def moved(self, state: TableState) -> None:
@@ -122,9 +122,7 @@ class Screen:
 
     def show_table(self) -> None:
         if self.state is not None:
-            self.console.print(
-                render.table_view(self.state, self.labels, self.lang, self.console.width)
-            )
+            self.console.print(render.table_view(self.state, self.labels, self.lang, self.console))
             self.console.print(render.turn_prompt(self.state, self.lang))
 
     def show_sheet(self) -> None:

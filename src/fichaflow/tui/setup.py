@@ -75,9 +75,10 @@ def seat_players(
             labels.append(say(lang, "you"))
         else:
             names.append(next(bot_names))
-            labels.append(f"{used}, {say(lang, 'partner')}" if s == partner else used)
+            labels.append(say(lang, "partner") if s == partner else "")
     chosen_seed = seed if seed else new_seed()
-    notes = tuple(n for n in (note, say(lang, "seed", seed=chosen_seed)) if n)
+    bots = say(lang, "bots", bot=used, names=", ".join(n for s, n in enumerate(names) if s != seat))
+    notes = tuple(n for n in (note, bots, say(lang, "seed", seed=chosen_seed)) if n)
     return Seating(rules, seat, tuple(names), tuple(labels), used, chosen_seed, notes)
 
 
