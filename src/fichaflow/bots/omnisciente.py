@@ -19,16 +19,16 @@ from fichaflow.search.engine import FastHand
 
 
 class Omnisciente(Bot):
-    """Options: ``nodes`` (the exact search's budget per decision, 500 000 by default) and
-    ``samples`` (four times the playout rounds of the fallback)."""
+    """Options: ``nodes`` (the exact search's budget per decision, 200 000 by default) and
+    ``samples`` (four times the playout rounds of the fallback, 600 by default)."""
 
     name = "omnisciente"
     sees_all = True
 
     def __init__(self, seed: int = 0, **work: Any) -> None:
         super().__init__(seed)
-        work.setdefault("nodes", 500_000)
-        work.setdefault("samples", 1200)
+        work.setdefault("nodes", 200_000)
+        work.setdefault("samples", 600)
         self.budget = Budget(ms=None, **work)
         self._searchers: dict[object, Searcher] = {}
         self._blind = Gallo(seed)
