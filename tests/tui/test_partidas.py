@@ -68,6 +68,11 @@ def check_partida(played: Played) -> None:
         assert f"Fin de la mano {number}" in output
         for sentence in explain(rules, hand.score, played.names, "es"):
             assert sentence in output
+    # the anotador's last totals are the partida's scores, the person's own side first
+    own = rules.team_of(played.person.seat)
+    expected = [partida.scores[own]] + [s for t, s in enumerate(partida.scores) if t != own]
+    totals = [line.split() for line in output.splitlines() if line.strip().startswith("Total")]
+    assert [int(x) for x in totals[-1][1:]] == expected
     # every pass is announced with the ends it faced
     for sentence in announced_passes(played):
         assert sentence in output
@@ -104,6 +109,18 @@ def test_parejas_dominicana_to_its_target():
     assert f"{played.names[0]} (compañero)" in output
     assert "Bot tirapuntos: " in output
     assert "Nosotros" in output and "Ellos" in output
+
+
+def test_bonuses_are_told_apart_from_the_pips():
+    rules = Rules.make(
+        "venezuela", tranque_bonus=25, pase_redondo_bonus=10, salida_pasada_bonus=5, target=150
+    )
+    played = play_scripted(rules, seed="bonos-1", seat=3)
+    check_partida(played)
+    bonuses = [b for p in played.partida.played for b in p.score.bonuses]
+    assert bonuses, "this seed's partida earns at least one bonus"
+    bonus_lines = [line for line in played.output.splitlines() if "Bono de" in line]
+    assert len(bonus_lines) >= len(bonuses)
 
 
 def test_mano_a_mano_with_draws():

@@ -39,15 +39,19 @@ def tile_box(left: int, right: int) -> str:
     return f"[{left}|{right}]"
 
 
-def side_labels(rules: Rules, names: Sequence[str], watcher: int | None, lang: str) -> list[str]:
-    """The anotador's column heads: "Nosotros" and "Ellos" for the watcher's pair, as on paper;
-    the pairs' names for a mirón; each player's name in the individual modes."""
-    if rules.mode is Mode.PAREJAS:
-        if watcher is not None:
-            ours = rules.team_of(watcher)
-            return [say(lang, "us" if t == ours else "them") for t in range(rules.teams)]
-        return [team_name(rules, t, names, lang) for t in range(rules.teams)]
-    return list(names)
+def sides(
+    rules: Rules, names: Sequence[str], watcher: int | None, lang: str
+) -> list[tuple[int, str]]:
+    """The anotador's columns as ``(team, heading)``, the watcher's own side first as on their
+    paper: "Nosotros" and "Ellos" in parejas (the pairs' names for a mirón), each player's name
+    in the individual modes."""
+    order = list(range(rules.teams))
+    if watcher is not None:
+        ours = rules.team_of(watcher)
+        order = [ours] + [t for t in order if t != ours]
+    if rules.mode is Mode.PAREJAS and watcher is not None:
+        return [(t, say(lang, "us" if t == order[0] else "them")) for t in order]
+    return [(t, team_name(rules, t, names, lang)) for t in order]
 
 
 def line_text(view: SeatView, lang: str) -> Text:
@@ -166,16 +170,17 @@ def sheet_table(state: TableState, lang: str) -> Table:
         pad_edge=False,
     )
     table.add_column(say(lang, "sheet_hand"), footer=say(lang, "sheet_total"), justify="right")
-    for team, label in enumerate(side_labels(rules, state.names, state.watcher, lang)):
+    columns = sides(rules, state.names, state.watcher, lang)
+    for team, label in columns:
         table.add_column(label, footer=str(state.scores[team]), justify="right")
     for number, gains in enumerate(state.sheet, 1):
-        table.add_row(str(number), *(str(g) if g else "–" for g in gains))
+        table.add_row(str(number), *(str(gains[t]) if gains[t] else "–" for t, _ in columns))
     return table
 
 
 def scores_line(state: TableState, lang: str) -> Text:
-    labels = side_labels(state.rules, state.names, state.watcher, lang)
-    scores = " · ".join(f"{label} {s}" for label, s in zip(labels, state.scores, strict=True))
+    columns = sides(state.rules, state.names, state.watcher, lang)
+    scores = " · ".join(f"{label} {state.scores[team]}" for team, label in columns)
     return Text(say(lang, "scores_line", scores=scores, target=state.rules.target), style="dim")
 
 

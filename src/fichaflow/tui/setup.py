@@ -18,7 +18,9 @@ from fichaflow.tui.table import BotPlayer, Observer, Player, Table, bot_seed
 from fichaflow.tui.texts import say
 
 DEFAULT_BOT: Final = "gallo"
-BOT_NAMES: Final = ("Beto", "Carmen", "Dani")
+BOT_NAMES: Final = ("Beto", "Carmen", "Dani", "Elena")
+"""Names for the bots' seats, in seat order; one more than needed, in case the person is called
+by one of them."""
 PERSON_NAME: Final = {"es": "Jugador", "en": "Player"}
 
 
