@@ -1,12 +1,15 @@
 """gallo and omnisciente each against jugador, in duplicate hands on the same deals.
 
 Uses the project's duel runner (every deal played with the sides swapped, leads rotating), so
-the two duels of one seed play exactly the same deals: the gap between gallo's and omnisciente's
+duels with the same seed play exactly the same deals: the gap between gallo's and omnisciente's
 results is what seeing the hidden hands is worth. gallo plays with its default clock (150 ms per
-decision) unless told otherwise; the decision times are the runner's, per decision.
+decision) unless told otherwise; decision times are the runner's, per decision.
 
-    python bench/gallo_vs_jugador.py --hands 400 --rules venezuela
-    python bench/gallo_vs_jugador.py --hands 200 --bots omnisciente
+Long measurements run in chunks of deal groups appended to a JSON-lines file, then summed up:
+
+    python bench/gallo_vs_jugador.py play --bot gallo --groups 0 100 --out g.jsonl
+    python bench/gallo_vs_jugador.py play --bot gallo --groups 100 200 --out g.jsonl
+    python bench/gallo_vs_jugador.py summary g.jsonl
 """
 
 from __future__ import annotations
@@ -14,38 +17,101 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import statistics
 import time
+from collections import defaultdict
 from typing import Any
 
 from fichaflow.core.rules import Rules
-from fichaflow.match.duplicate import DuelSpec, run_duel
+from fichaflow.match.duplicate import DuelSpec, play_groups
+from fichaflow.match.stats import mean_interval, ratio_interval
 
 
-def duel(bot: str, rules: Rules, hands: int, seed: int, workers: int, options: dict[str, Any]
-         ) -> dict[str, Any]:  # fmt: skip
+def play(args: argparse.Namespace) -> None:
+    rules = Rules.make(args.rules)
+    options: dict[str, Any] = {"budget_ms": args.budget_ms} if args.bot == "gallo" else {}
+    spec = DuelSpec(args.bot, "jugador", rules, args.seed, options_a=options)
+    tasks = [("hand", g) for g in range(args.groups[0], args.groups[1])]
     started = time.time()
-    result = run_duel(DuelSpec(bot, "jugador", rules, seed, options_a=options), hands, 0, workers)
-    out = result.to_json()
-    out["wall_seconds"] = round(time.time() - started, 1)
-    out["options"] = options
-    return out
+    with open(args.out, "a", encoding="utf-8") as out:
+        for games in play_groups(spec, tasks, args.workers):
+            for g in games:
+                row = {
+                    "bot": args.bot,
+                    "rules": args.rules,
+                    "seed": args.seed,
+                    "options": options,
+                    "group": g.group,
+                    "seating": list(g.seating),
+                    "winner": g.winner,
+                    "points": list(g.points),
+                    "times": [[round(t, 5) for t in side] for side in g.times],
+                }
+                out.write(json.dumps(row) + "\n")
+    print(f"{args.bot}: groups {args.groups[0]}..{args.groups[1]} in {time.time() - started:.0f} s")
+
+
+def summary(args: argparse.Namespace) -> None:
+    by_bot: dict[str, dict[int, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    for path in args.files:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                by_bot[row["bot"]][row["group"]].append(row)
+    report: dict[str, Any] = {"python": platform.python_version(), "duels": {}}
+    for bot, groups in by_bot.items():
+        ordered = [groups[k] for k in sorted(groups)]
+        won = [sum(g["winner"] == 0 for g in games) for games in ordered]
+        lost = [sum(g["winner"] == 1 for g in games) for games in ordered]
+        decided = [w + lo for w, lo in zip(won, lost, strict=True)]
+        diff = [
+            sum(g["points"][0] - g["points"][1] for g in games) / len(games) for games in ordered
+        ]
+        mine = sorted(t for games in ordered for g in games for t in g["times"][0])
+        theirs = sorted(t for games in ordered for g in games for t in g["times"][1])
+        share = ratio_interval(won, decided)
+        interval = mean_interval(diff)
+        report["duels"][bot] = {
+            "against": "jugador",
+            "rules": ordered[0][0]["rules"],
+            "seed": ordered[0][0]["seed"],
+            "options": ordered[0][0]["options"],
+            "groups": len(ordered),
+            "hands": sum(len(games) for games in ordered),
+            "won": [sum(won), sum(lost)],
+            "undecided": sum(len(games) for games in ordered) - sum(decided),
+            "share_of_decided": None if share is None else share.to_json(),
+            "points_difference_per_hand": None if interval is None else interval.to_json(),
+            "decision_ms": {bot: _times(mine), "jugador": _times(theirs)},
+        }
+    print(json.dumps(report, indent=1))
+
+
+def _times(ordered: list[float]) -> dict[str, Any]:
+    if not ordered:
+        return {"decisions": 0}
+    return {
+        "decisions": len(ordered),
+        "median": round(1000 * statistics.median(ordered), 1),
+        "p99": round(1000 * ordered[round(0.99 * (len(ordered) - 1))], 1),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--rules", default="venezuela")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--budget-ms", type=float, default=150.0)
-    parser.add_argument("--bots", nargs="+", default=["gallo", "omnisciente"])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--bot", default="gallo")
+    p.add_argument("--rules", default="venezuela")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--groups", type=int, nargs=2, default=[0, 50], metavar=("FROM", "TO"))
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--budget-ms", type=float, default=150.0)
+    p.add_argument("--out", required=True)
+    s = sub.add_parser("summary")
+    s.add_argument("files", nargs="+")
     args = parser.parse_args()
-    rules = Rules.make(args.rules)
-    report = {"python": platform.python_version(), "rules": args.rules, "duels": []}
-    for bot in args.bots:
-        options: dict[str, Any] = {"budget_ms": args.budget_ms} if bot == "gallo" else {}
-        report["duels"].append(duel(bot, rules, args.hands, args.seed, args.workers, options))
-    print(json.dumps(report, indent=1))
+    (play if args.command == "play" else summary)(args)
 
 
 if __name__ == "__main__":

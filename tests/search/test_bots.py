@@ -149,3 +149,26 @@ def test_gallo_outscores_a_random_player_on_the_same_deals() -> None:
             gallo_points += gains[gallo_team]
             random_points += gains[1 - gallo_team]
     assert gallo_points > 1.5 * random_points
+
+
+def test_gallo_answers_a_view_no_real_hand_gives_with_a_legal_move() -> None:
+    """A client of the engine protocol may hide the seat's own draws: gallo still answers."""
+    import dataclasses
+
+    rules = Rules.make("mano_a_mano")
+    for seed in range(100):
+        hand = new_hand(rules, seed)
+        rng = random.Random(seed)
+        while not hand.ended:
+            view = hand_view(rules, hand, hand.turn, hand_number=2)
+            own_draws = [t for t in view.history if t.kind == "draw" and t.seat == view.seat]
+            if own_draws and len(view.legal) > 1:
+                hidden = tuple(
+                    dataclasses.replace(t, drawn=-1) if t.seat == view.seat else t
+                    for t in view.history
+                )
+                move = Gallo(seed).choose(dataclasses.replace(view, history=hidden))
+                assert move in view.legal
+                return
+            hand.play(rng.choice(hand.legal_moves()))
+    raise AssertionError("no position with an own draw and a choice was found")

@@ -15,9 +15,10 @@ from typing import Any
 
 from fichaflow.bots.base import Bot, register
 from fichaflow.core.hand import Move
-from fichaflow.core.tiles import bits
+from fichaflow.core.tiles import PIPS, bits
 from fichaflow.core.view import SeatView
 from fichaflow.search.decide import Budget, Decision, Searcher
+from fichaflow.search.sampler import UnreadableView
 
 
 @register
@@ -39,7 +40,12 @@ class Gallo(Bot):
         searcher = self._searchers.get(view.rules)
         if searcher is None:
             searcher = self._searchers[view.rules] = Searcher(view.rules, self.budget)
-        self.last = searcher.decide_view(view, random.Random(_decision_seed(self.seed, view)))
+        try:
+            self.last = searcher.decide_view(view, random.Random(_decision_seed(self.seed, view)))
+        except UnreadableView:
+            # A view no real hand gives (say, from a careless engine-protocol client): play the
+            # heaviest tile rather than fail.
+            return max(view.legal, key=lambda m: (PIPS[m.tile] if m.is_play else -1, m.tile))
         return self.last.move
 
 

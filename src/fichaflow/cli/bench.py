@@ -19,7 +19,8 @@ TEXT = {
         "rules": "motor de reglas",
         "ratio": "razón",
         "note": (
-            "Python {python}; {seconds} s por medida, los dos motores sobre los mismos repartos."
+            "Python {python}; {seconds} s de CPU por medida, "
+            "los dos motores sobre los mismos repartos."
         ),
     },
     "en": {
@@ -29,7 +30,9 @@ TEXT = {
         "search": "search engine",
         "rules": "rules engine",
         "ratio": "ratio",
-        "note": "Python {python}; {seconds} s per figure, both engines on the same deals.",
+        "note": (
+            "Python {python}; {seconds} CPU seconds per figure, both engines on the same deals."
+        ),
     },
 }
 
@@ -40,7 +43,7 @@ TEXT = {
     type=click.FloatRange(min=0.1, max=60),
     default=1.0,
     show_default=True,
-    help="Segundos de cada medida.",
+    help="Segundos de CPU de cada medida.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Imprime un solo objeto JSON.")
 def bench(seconds: float, as_json: bool) -> None:

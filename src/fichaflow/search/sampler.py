@@ -36,6 +36,10 @@ _EXP: Final = tuple(math.exp(SHED_HEAVY * p) for p in range(13))
 _FOREVER: Final = 1 << 30
 
 
+class UnreadableView(ValueError):
+    """The view cannot come from a real hand for this seat (a mirón, or its own draw hidden)."""
+
+
 @dataclass(slots=True)
 class Sample:
     """One deal consistent with the view.
@@ -67,7 +71,7 @@ class Sampler:
 
     def __init__(self, view: SeatView, rng: random.Random) -> None:
         if view.seat is None:
-            raise ValueError("a mirón has no hidden hands to guess")
+            raise UnreadableView("a mirón has no hidden hands to guess")
         self.view = view
         self.rng = rng
         rules = view.rules
@@ -111,6 +115,8 @@ class Sampler:
             if turn.kind == "draw":
                 nxt = history[i + 1] if i + 1 < len(history) else None
                 if turn.seat == self.me:
+                    if turn.drawn < 0:
+                        raise UnreadableView("the seat's own draw must show the tile drawn")
                     self.drawn_known.append(turn.drawn)
                 elif nxt is not None and nxt.kind == "play" and nxt.seat == turn.seat:
                     self.drawn_known.append(nxt.tile)  # drawn last and played at once
