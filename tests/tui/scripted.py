@@ -122,10 +122,15 @@ class Played:
 
 
 def play_scripted(
-    rules: Rules, seed: str, seat: int = 0, bot: str = "tirapuntos", lang: str = "es"
+    rules: Rules,
+    seed: str,
+    seat: int = 0,
+    bot: str = "tirapuntos",
+    lang: str = "es",
+    name: str | None = None,
 ) -> Played:
     """A whole partida: the scripted person at ``seat`` against ``bot``, printed to a string."""
-    seating = seat_players(rules, bot, seat, None, seed, lang)
+    seating = seat_players(rules, bot, seat, name, seed, lang)
     buffer = io.StringIO()
     console = Console(file=buffer, width=100, color_system=None, highlight=False)
     screen = Screen(console, lang, seating.names, seating.labels)

@@ -155,6 +155,14 @@ def test_the_same_seed_plays_the_same_partida():
     assert first.partida.played[0].deal != other.partida.played[0].deal
 
 
+def test_a_name_is_shown_as_written_even_with_brackets():
+    odd = "[/]Ana [bold]:smile:"
+    played = play_scripted(Rules.make("tres", target=20), seed="name", name=odd)
+    check_partida(played)
+    assert f"{odd} (tú)" in played.output
+    assert f"{odd}, te toca." in played.output
+
+
 def test_in_english():
     played = play_scripted(Rules.make("mano_a_mano", target=30), seed="en", lang="en")
     assert "End of hand 1" in played.output

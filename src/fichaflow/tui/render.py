@@ -172,7 +172,7 @@ def sheet_table(state: TableState, lang: str) -> Table:
     table.add_column(say(lang, "sheet_hand"), footer=say(lang, "sheet_total"), justify="right")
     columns = sides(rules, state.names, state.watcher, lang)
     for team, label in columns:
-        table.add_column(label, footer=str(state.scores[team]), justify="right")
+        table.add_column(Text(label), footer=str(state.scores[team]), justify="right")
     for number, gains in enumerate(state.sheet, 1):
         table.add_row(str(number), *(str(gains[t]) if gains[t] else "–" for t, _ in columns))
     return table
@@ -267,7 +267,7 @@ def hand_summary(state: TableState, score: HandScore, lang: str) -> RenderableTy
         shown = " ".join(tile_box(*HALVES[t]) for t in sorted(bits(tiles), reverse=True))
         left = score.facts.pips[seat]
         pips = say(lang, "pips_one") if left == 1 else say(lang, "pips", pips=left)
-        faces.add_row(state.names[seat], shown or say(lang, "no_tiles"), pips)
+        faces.add_row(Text(state.names[seat]), shown or say(lang, "no_tiles"), pips)
     heading = Text(say(lang, "hands_face_up"), style="underline")
     body = Group(explanation, Text(""), heading, faces, Text(""), line_text(view, lang))
     panel = Panel(

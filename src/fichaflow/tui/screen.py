@@ -25,7 +25,8 @@ from fichaflow.tui.texts import say
 
 
 class Screen:
-    """Prints the partida for the person at seat ``state.watcher``.
+    """Prints the partida for the person at seat ``state.watcher``. Everything is printed as
+    rich ``Text``, never as markup, so that a name like ``[/]`` is shown as written.
 
     ``labels`` adds a word to each seat's name ("tú", "gallo", ...); ``pace`` is a pause in
     seconds after each bot move, so that a person can follow the play."""
@@ -55,8 +56,8 @@ class Screen:
     def sorteo(self, rounds: list[list[tuple[int, int]]], winner: int) -> None:
         for draws in rounds:
             told = ", ".join(f"{self.names[seat]} {name(tile)}" for seat, tile in draws)
-            self.console.print(say(self.lang, "sorteo_round", draws=told))
-        self.console.print(say(self.lang, "sorteo_wins", who=self.names[winner]))
+            self.console.print(Text(say(self.lang, "sorteo_round", draws=told)))
+        self.console.print(Text(say(self.lang, "sorteo_wins", who=self.names[winner])))
 
     def hand_started(self, state: TableState) -> None:
         self.state = state
@@ -84,7 +85,7 @@ class Screen:
         turn = state.view.history[-1]
         if turn.kind == "draw":
             if turn.seat == state.watcher:
-                self.console.print(say(self.lang, "ev_you_drew", tile=name(turn.drawn)))
+                self.console.print(Text(say(self.lang, "ev_you_drew", tile=name(turn.drawn))))
                 return
             seat, count = self._draws or (turn.seat, 0)
             if seat != turn.seat:
@@ -110,7 +111,7 @@ class Screen:
 
     def left_table(self) -> None:
         self.console.print()
-        self.console.print(say(self.lang, "left_table"))
+        self.console.print(Text(say(self.lang, "left_table")))
 
     # -- what the person asks for (Display) -----------------------------------------------------
 
@@ -147,7 +148,7 @@ class Screen:
         self._draws = None
         who = self.names[seat]
         key = "ev_drew_one" if count == 1 else "ev_drew"
-        self.console.print(say(self.lang, key, who=who, count=count))
+        self.console.print(Text(say(self.lang, key, who=who, count=count)))
 
 
 class ConsolePrompter:
