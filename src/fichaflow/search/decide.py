@@ -4,6 +4,7 @@ once few tiles remain, by exact solving. ``gallo`` and ``omnisciente`` are thin 
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Iterable, Sequence
@@ -79,10 +80,17 @@ def history_moves(history: Iterable[PublicTurn]) -> list[int]:
     return out
 
 
-def position(view: SeatView, sample: Sample, moves: Sequence[int]) -> FastHand:
-    """The search position of a sampled deal after the public history."""
+def position(
+    view: SeatView, sample: Sample, moves: Sequence[int], reuse: FastHand | None = None
+) -> FastHand:
+    """The search position of a sampled deal after the public history (built in ``reuse``'s
+    memory when given)."""
     forced = -1 if view.forced_lead is None else view.forced_lead
-    fast = FastHand(sample.start, sample.drawn + sample.stock, view.leader, forced)
+    if reuse is None:
+        fast = FastHand(sample.start, sample.drawn + sample.stock, view.leader, forced)
+    else:
+        fast = reuse
+        fast.reset(sample.start, sample.drawn + sample.stock, view.leader, forced)
     for move in moves:
         fast.make(move)
     return fast
@@ -90,6 +98,9 @@ def position(view: SeatView, sample: Sample, moves: Sequence[int]) -> FastHand:
 
 def _heaviest(choices: list[tuple[int, Move]]) -> Move:
     return max(choices, key=lambda c: (PIPS[c[0] >> 1] if c[0] >= 0 else -1, c[0]))[1]
+
+
+_STREAM = 191  # random numbers per playout stream (a prime: it rarely lines up with a cycle)
 
 
 class Searcher:
@@ -120,6 +131,7 @@ class Searcher:
         exact = len(view.line) >= budget.exact_after
         samples = playouts = 0
         per_sample = 0.0
+        fast: FastHand | None = None
         while samples < budget.samples:
             if deadline is not None and samples and time.perf_counter() + per_sample > deadline:
                 break
@@ -127,7 +139,7 @@ class Searcher:
             sample = sampler.draw()
             if sample is None:
                 break
-            fast = position(view, sample, moves)
+            fast = position(view, sample, moves, fast)
             values: list[float] | None = None
             if exact:
                 solver.reset_table(fast)
@@ -177,16 +189,19 @@ class Searcher:
     ) -> list[float]:
         """Each candidate's mean value over the same playout seeds (common random numbers)."""
         budget = self.budget
-        seeds = [rng.getrandbits(48) for _ in range(budget.playouts)]
+        # Each playout of every candidate reads the same stream of random numbers (a short stream,
+        # read round and round: a playout needs fewer numbers than it holds).
+        streams = [[rng.random() for _ in range(_STREAM)] for _ in range(budget.playouts)]
         value = self.valuer.value
+        greedy = budget.greedy
         out = []
         for code, _ in choices:
             fast.make(code)
             total = 0
-            for seed in seeds:
-                total += value(fast.playout(random.Random(seed).random, budget.greedy), team)
+            for stream in streams:
+                total += value(fast.playout(itertools.cycle(stream).__next__, greedy), team)
             fast.undo()
-            out.append(total / len(seeds))
+            out.append(total / len(streams))
         return out
 
     @staticmethod
