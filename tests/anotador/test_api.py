@@ -9,10 +9,12 @@ import io
 import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-from tests.anotador.conftest import Server
+
+if TYPE_CHECKING:  # the fixture's type; pytest provides the fixture itself
+    from tests.anotador.conftest import Server
 
 SEED_TRANQUE = {"type": "hand", "end": "tranque", "seat": 0, "pips": [8, 11, 7, 14], "leader": 0}
 PLAYERS = ["Ana", "Beto", "Carla", "Diego"]

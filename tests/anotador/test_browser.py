@@ -8,10 +8,13 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
-from tests.anotador.conftest import Server
+
+if TYPE_CHECKING:  # the fixture's type; pytest provides the fixture itself
+    from tests.anotador.conftest import Server
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
