@@ -14,7 +14,8 @@ It scores every legal move with a handful of table habits and plays the best:
   (``follow``) and a spread of numbers (``variety``), and avoids leaving its own doubles dead
   (``dead_double``);
 * before closing the line it counts: it compares the pips it holds with what the others can
-  still hold, and asks the core's scorekeeper what that tranque would be worth (``tranque``).
+  still hold, and asks the core's scorekeeper what that tranque would be worth (``tranque``,
+  with ``closing`` setting how a tranque compares with playing on).
 
 The weights were tuned by self-play (``bench/tune_jugador.py``; method and figures in
 ``docs/benchmarks.md``). Ties between equally good moves are broken by the bot's seeded random
@@ -58,6 +59,7 @@ DEFAULT_WEIGHTS: Final[dict[str, float]] = {
     "dead_double": -2.0,
     "salida": 1.0,
     "tranque": 4.0,
+    "closing": 2.0,
 }
 """The weight of each habit (see the module's docstring); tuned values replace these."""
 
@@ -110,6 +112,10 @@ def features(table: Table, move: Move) -> dict[str, float]:
     view = table.view
     tile = move.tile
     own_after = view.tiles & ~(1 << tile)
+    if closes(view, move, table.know.line):
+        # The hand ends here: only what the tranque is worth counts (passes mean nothing now).
+        value = tranque_value(view, move, table.expected_pips(own_after))
+        return {"tranque": value / 50, "closing": 1.0}
     left, right = ends_after(view, move)
     ends = SUIT[left] | SUIT[right]
     heavy = PIPS[tile] / 12
@@ -149,9 +155,6 @@ def features(table: Table, move: Move) -> dict[str, float]:
     if move.end is None:
         best = max((own_after & SUIT[h]).bit_count() for h in (left, right))
         out["salida"] = best / 6 * (1.5 if double else 1.0)
-    if closes(view, move, table.know.line):
-        pips = table.expected_pips(own_after)
-        out["tranque"] = tranque_value(view, move, pips) / 50
     return out
 
 

@@ -90,12 +90,29 @@ ES: Final[dict[str, str]] = {
     "match.illegal_move": (
         "el bot {bot} (asiento {seat}) intentó una jugada ilegal, {move}: {detail}"
     ),
-    "view.shape": "la vista no tiene la forma esperada: {what}",
+    "view.not_object": "«{key}» debe ser un objeto JSON",
+    "view.missing": "a la vista le falta «{key}»",
+    "view.unknown_key": "la vista tiene la clave desconocida «{key}»; las claves son: {allowed}",
+    "view.number": "«{key}» debe ser un número entero de {low} a {high} (no {value})",
+    "view.list": "«{key}» debe ser una lista (de {size} elementos)",
+    "view.tile_twice": "la ficha {tile} aparece dos veces en «{key}»",
+    "view.bad_value": "«{key}» no admite el valor {value}",
+    "view.move": (
+        "{token} no es una jugada de la vista: se escribe 6-4 (salida), 6-4:left, 6-4:right, "
+        "pass o draw"
+    ),
+    "engine.legal_mismatch": (
+        "«legal» no coincide con las jugadas que permiten las fichas y los extremos: {legal}"
+    ),
+    "engine.bot_failed": "el bot {bot} no pudo elegir jugada: {detail}",
+    "engine.sees_all": (
+        "el bot {bot} necesita ver todas las manos: no juega por el protocolo; los bots son: "
+        "{allowed}"
+    ),
     "engine.not_json": "la petición no es JSON válido: {detail}",
     "engine.not_your_turn": (
         "la vista no pide jugada: no le toca al asiento {seat} o la mano terminó"
     ),
-    "engine.no_legal": "la vista no trae jugadas legales (legal): no hay nada que elegir",
     "cli.file": "no se puede leer el archivo {path}: {detail}",
     "cli.set": "--set espera opción=valor (no «{text}»)",
     "cli.pips": "--pips espera números separados por comas, como 8,11,7,14 (no «{text}»)",
@@ -255,12 +272,28 @@ EN: Final[dict[str, str]] = {
     "match.bot_count": "there are {found} bots and this mode has {seats} seats",
     "match.not_a_move": "bot {bot} (seat {seat}) did not return a move: {move}",
     "match.illegal_move": "bot {bot} (seat {seat}) tried an illegal move, {move}: {detail}",
-    "view.shape": "the view does not have the expected shape: {what}",
+    "view.not_object": "«{key}» must be a JSON object",
+    "view.missing": "the view lacks «{key}»",
+    "view.unknown_key": "the view has an unknown key «{key}»; the keys are: {allowed}",
+    "view.number": "«{key}» must be a whole number from {low} to {high} (not {value})",
+    "view.list": "«{key}» must be a list (of {size} items)",
+    "view.tile_twice": "tile {tile} appears twice in «{key}»",
+    "view.bad_value": "«{key}» does not take the value {value}",
+    "view.move": (
+        "{token} is not a move of the view: write 6-4 (salida), 6-4:left, 6-4:right, pass or draw"
+    ),
+    "engine.legal_mismatch": (
+        "«legal» does not match the moves the tiles and the open ends allow: {legal}"
+    ),
+    "engine.bot_failed": "bot {bot} could not choose a move: {detail}",
+    "engine.sees_all": (
+        "bot {bot} needs to see every hand: it does not play through the protocol; the bots "
+        "are: {allowed}"
+    ),
     "engine.not_json": "the request is not valid JSON: {detail}",
     "engine.not_your_turn": (
         "the view asks for no move: it is not seat {seat}'s turn, or the hand is over"
     ),
-    "engine.no_legal": "the view carries no legal moves (legal): there is nothing to choose",
     "cli.file": "cannot read the file {path}: {detail}",
     "cli.set": "--set expects option=value (not «{text}»)",
     "cli.pips": "--pips expects numbers separated by commas, like 8,11,7,14 (not «{text}»)",

@@ -9,13 +9,15 @@ with no seat and no tiles. The rules themselves make one fact public: who must l
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from fichaflow.core.hand import End, Hand, Move, Turn
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.hand import DRAW, PASS, End, Hand, Move, Turn
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
-from fichaflow.core.tiles import bits, name, other_half
+from fichaflow.core.tiles import MAX_HALF, NUM_TILES, bits, name, other_half, parse, parse_halves
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +129,12 @@ class SeatView:
             ),
         }
 
+    @classmethod
+    def from_json(cls, data: object) -> SeatView:
+        """The view :meth:`to_json` wrote (after a trip through JSON); a FichaFlowError naming
+        the key for anything else. Only the shape is checked, not that the play was legal."""
+        return _view_from_json(data)
+
 
 def hand_view(
     rules: Rules,
@@ -170,3 +178,192 @@ def seat_view(partida: Partida, seat: int | None) -> SeatView | None:
     else:
         return None
     return hand_view(partida.rules, hand, seat, partida.scores, number, partida.players)
+
+
+# -- reading a view back from JSON (the engine protocol's requests) ------------------------------
+
+VIEW_KEYS: Final = (
+    "rules",
+    "seat",
+    "hand_number",
+    "leader",
+    "forced_lead",
+    "turn",
+    "tiles",
+    "ends",
+    "line",
+    "history",
+    "counts",
+    "stock_left",
+    "scores",
+    "players",
+    "legal",
+    "ended",
+    "revealed",
+)
+TURN_KEYS: Final = ("seat", "kind", "tile", "end", "drawn", "ends")
+OPTIONAL_KEYS: Final = ("players", "legal", "ended", "revealed", "hand_number", "forced_lead")
+
+
+def _object(data: object, key: str) -> Mapping[str, object]:
+    if not isinstance(data, Mapping) or not all(isinstance(k, str) for k in data):
+        raise FichaFlowError("view.not_object", key=key)
+    return data
+
+
+def _number(data: object, key: str, low: int, high: int) -> int:
+    if isinstance(data, int) and not isinstance(data, bool) and low <= data <= high:
+        return data
+    raise FichaFlowError("view.number", key=key, low=low, high=high, value=repr(data))
+
+
+def _list(data: object, key: str, size: int | None = None) -> list[object]:
+    if isinstance(data, list) and (size is None or len(data) == size):
+        return data
+    raise FichaFlowError("view.list", key=key, size="?" if size is None else size)
+
+
+def _tile(data: object) -> int:
+    if not isinstance(data, str):
+        raise FichaFlowError("tile.invalid", text=repr(data))
+    return parse(data)
+
+
+def _tile_set(data: object, key: str) -> int:
+    mask = 0
+    for item in _list(data, key):
+        tile = _tile(item)
+        if mask >> tile & 1:
+            raise FichaFlowError("view.tile_twice", key=key, tile=name(tile))
+        mask |= 1 << tile
+    return mask
+
+
+def _ends(data: object, key: str) -> tuple[int, int]:
+    if data is None:
+        return -1, -1
+    pair = _list(data, key, 2)
+    return _number(pair[0], key, 0, MAX_HALF), _number(pair[1], key, 0, MAX_HALF)
+
+
+def _keys(data: Mapping[str, object], allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
+    for key in data:
+        if key not in allowed:
+            raise FichaFlowError("view.unknown_key", key=key, allowed=", ".join(allowed))
+    for key in required:
+        if key not in data:
+            raise FichaFlowError("view.missing", key=key)
+
+
+def _turn_from_json(data: object, seats: int, index: int) -> PublicTurn:
+    where = f"history[{index}]"
+    turn = _object(data, where)
+    _keys(turn, TURN_KEYS, ("seat", "kind"))
+    seat = _number(turn["seat"], f"{where}.seat", 0, seats - 1)
+    kind = turn["kind"]
+    left, right = _ends(turn.get("ends"), f"{where}.ends")
+    drawn = -1 if turn.get("drawn") is None else _tile(turn["drawn"])
+    if kind in ("pass", "draw"):
+        if left < 0:
+            raise FichaFlowError("view.bad_value", key=f"{where}.ends", value="null")
+        return PublicTurn(seat, str(kind), -1, None, left, right, None, drawn)
+    if kind != "play":
+        raise FichaFlowError("view.bad_value", key=f"{where}.kind", value=repr(kind))
+    text = turn.get("tile")
+    if not isinstance(text, str):
+        raise FichaFlowError("tile.invalid", text=repr(text))
+    end_word = turn.get("end")
+    if end_word is None:
+        if left >= 0:
+            raise FichaFlowError("view.missing", key=f"{where}.end")
+        first, _ = parse_halves(text)
+        return PublicTurn(seat, "play", parse(text), None, -1, -1, first, drawn)
+    if end_word not in ("left", "right"):
+        raise FichaFlowError("view.bad_value", key=f"{where}.end", value=repr(end_word))
+    if left < 0:
+        raise FichaFlowError("view.missing", key=f"{where}.ends")
+    end = End.LEFT if end_word == "left" else End.RIGHT
+    return PublicTurn(seat, "play", parse(text), end, left, right, None, drawn)
+
+
+def _move_from_json(data: object, lead: bool) -> Move:
+    """A legal move as ``to_json`` writes it: ``6-4`` for a salida (left half first),
+    ``6-4:left`` / ``6-4:right`` for a play, ``pass`` or ``draw``."""
+    if data == "pass":
+        return PASS
+    if data == "draw":
+        return DRAW
+    if not isinstance(data, str):
+        raise FichaFlowError("view.move", token=repr(data))
+    text, _, end_word = data.partition(":")
+    first, _ = parse_halves(text)
+    tile = parse(text)
+    if lead and not end_word:
+        return Move(tile, None, first)
+    if not lead and end_word in ("left", "right"):
+        return Move(tile, End.LEFT if end_word == "left" else End.RIGHT)
+    raise FichaFlowError("view.move", token=data)
+
+
+def _view_from_json(data: object) -> SeatView:
+    view = _object(data, "view")
+    required = tuple(k for k in VIEW_KEYS if k not in OPTIONAL_KEYS)
+    _keys(view, VIEW_KEYS, required)
+    rules = Rules.load(view["rules"])
+    seats = rules.seats
+    raw_seat = view["seat"]
+    seat = None if raw_seat is None else _number(raw_seat, "seat", 0, seats - 1)
+    left, right = _ends(view["ends"], "ends")
+    line = []
+    for pair in _list(view["line"], "line"):
+        halves = _list(pair, "line", 2)
+        line.append(
+            (_number(halves[0], "line", 0, MAX_HALF), _number(halves[1], "line", 0, MAX_HALF))
+        )
+    history = tuple(
+        _turn_from_json(item, seats, i) for i, item in enumerate(_list(view["history"], "history"))
+    )
+    counts = tuple(
+        _number(c, "counts", 0, NUM_TILES) for c in _list(view["counts"], "counts", seats)
+    )
+    scores = tuple(
+        _number(c, "scores", 0, 10**6) for c in _list(view["scores"], "scores", rules.teams)
+    )
+    raw_players = view.get("players")
+    players = None
+    if raw_players is not None:
+        names = _list(raw_players, "players", seats)
+        if not all(isinstance(p, str) for p in names):
+            raise FichaFlowError("view.list", key="players", size=seats)
+        players = tuple(str(p) for p in names)
+    forced = view.get("forced_lead")
+    lead = left < 0
+    legal = tuple(_move_from_json(m, lead) for m in _list(view.get("legal", []), "legal"))
+    ended = view.get("ended", False)
+    if not isinstance(ended, bool):
+        raise FichaFlowError("view.bad_value", key="ended", value=repr(ended))
+    raw_revealed = view.get("revealed")
+    revealed = None
+    if raw_revealed is not None:
+        hands = _list(raw_revealed, "revealed", seats)
+        revealed = tuple(_tile_set(h, "revealed") for h in hands)
+    return SeatView(
+        rules=rules,
+        seat=seat,
+        hand_number=_number(view.get("hand_number", 1), "hand_number", 1, 10**6),
+        leader=_number(view["leader"], "leader", 0, seats - 1),
+        forced_lead=None if forced is None else _tile(forced),
+        turn=_number(view["turn"], "turn", 0, seats - 1),
+        tiles=_tile_set(view["tiles"], "tiles"),
+        left=left,
+        right=right,
+        line=tuple(line),
+        history=history,
+        counts=counts,
+        stock_left=_number(view["stock_left"], "stock_left", 0, NUM_TILES),
+        scores=scores,
+        players=players,
+        legal=legal,
+        ended=ended,
+        revealed=revealed,
+    )

@@ -1,0 +1,135 @@
+"""Playing a hand or a partida between bots, through the rules core.
+
+Each bot is asked only when it has a real choice, and is handed only ``hand_view(...)`` for its
+own seat; a ``sees_all`` bot (benchmarks only) is called with ``choose_seeing_all(view, hand)`` on
+a copy of the position. A forced move (the only legal move is a draw or a pass) is applied without
+asking. Every move goes through the core's checks, so a bot's illegal move stops the match with a
+clear error instead of being played. Each decision is timed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from fichaflow.bots.base import Bot
+from fichaflow.core.deal import Deal, sorteo
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.hand import Hand, Move, Turn
+from fichaflow.core.partida import Partida, facts_of
+from fichaflow.core.rules import FirstLead, Rules
+from fichaflow.core.scoring import HandScore, score_hand
+from fichaflow.core.view import hand_view
+
+MAX_PARTIDA_HANDS = 400
+"""A partida that has not ended after this many hands is stopped (it never happens in practice:
+every preset's target is reached in a few dozen hands at most)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand, its score and how long each seat took for each decision (seconds)."""
+
+    hand: Hand
+    score: HandScore
+    times: tuple[tuple[float, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PartidaResult:
+    """A finished partida: the winning team (None if stopped), the hands and each seat's times."""
+
+    partida: Partida
+    winner: int | None
+    times: tuple[tuple[float, ...], ...]
+
+
+def _decide(bot: Bot, rules: Rules, hand: Hand, scores: tuple[int, ...], number: int) -> Move:
+    seat = hand.turn
+    view = hand_view(rules, hand, seat, scores, number)
+    if bot.sees_all:
+        return bot.choose_seeing_all(view, hand.copy())
+    return bot.choose(view)
+
+
+def _play_out(
+    rules: Rules,
+    hand: Hand,
+    bots: Sequence[Bot],
+    apply: Callable[[Move], object],
+    scores: tuple[int, ...],
+    number: int,
+    times: list[list[float]],
+) -> None:
+    """Ask the bots in turn until the hand ends; ``apply`` makes each move through the core."""
+    while not hand.ended:
+        legal = hand.legal_moves()
+        if len(legal) == 1 and not legal[0].is_play:
+            apply(legal[0])
+            continue
+        seat = hand.turn
+        bot = bots[seat]
+        start = time.perf_counter()
+        move = _decide(bot, rules, hand, scores, number)
+        times[seat].append(time.perf_counter() - start)
+        if not isinstance(move, Move):
+            raise FichaFlowError("match.not_a_move", bot=bot.name, seat=seat, move=repr(move))
+        try:
+            apply(move)
+        except FichaFlowError as exc:
+            token = Turn(seat, move, hand.left, hand.right).notation() if move.is_play else move
+            raise FichaFlowError(
+                "match.illegal_move", bot=bot.name, seat=seat, move=token, detail=exc.message()
+            ) from None
+
+
+def play_hand(
+    rules: Rules,
+    deal: Deal,
+    bots: Sequence[Bot],
+    leader: int,
+    forced_lead: int | None = None,
+    hand_number: int = 2,
+    scores: tuple[int, ...] = (),
+) -> HandResult:
+    """Play one hand of ``deal`` led by ``leader``; ``bots[s]`` plays seat ``s``.
+
+    ``hand_number`` is what the views say; the default (2) is a hand after the first, where the
+    leader may lead any tile (the first hand's salida rules do not apply)."""
+    if len(bots) != rules.seats:
+        raise FichaFlowError("match.bot_count", found=len(bots), seats=rules.seats)
+    deal.check(rules)
+    hand = Hand(list(deal.hands), deal.stock, leader, forced_lead)
+    times: list[list[float]] = [[] for _ in range(rules.seats)]
+    _play_out(rules, hand, bots, hand.play, scores, hand_number, times)
+    score = score_hand(rules, facts_of(hand))
+    return HandResult(hand, score, tuple(tuple(t) for t in times))
+
+
+def first_leader(rules: Rules, deal: Deal, seed: str) -> int | None:
+    """The leader the partida needs to be told: the winner of the sorteo (seeded), else None."""
+    if rules.first_lead is FirstLead.SORTEO:
+        return sorteo(rules.seats, seed)[0]
+    return None
+
+
+def play_partida(
+    rules: Rules,
+    deal_for: Callable[[int], Deal],
+    bots: Sequence[Bot],
+    seed: str = "",
+) -> PartidaResult:
+    """Play a partida to its end; ``deal_for(k)`` is the deal of hand ``k`` (from 0)."""
+    if len(bots) != rules.seats:
+        raise FichaFlowError("match.bot_count", found=len(bots), seats=rules.seats)
+    partida = Partida(rules)
+    times: list[list[float]] = [[] for _ in range(rules.seats)]
+    for k in range(MAX_PARTIDA_HANDS):
+        deal = deal_for(k)
+        leader = first_leader(rules, deal, seed) if k == 0 else None
+        hand = partida.start_hand(deal, leader)
+        _play_out(rules, hand, bots, partida.play, partida.scores, k + 1, times)
+        if partida.over:
+            break
+    return PartidaResult(partida, partida.winner, tuple(tuple(t) for t in times))
