@@ -86,7 +86,8 @@ def team_name(rules: Rules, team: int, names: Sequence[str], lang: str = "es") -
 
 
 def _sum(pips: Sequence[int], seats: Sequence[int]) -> str:
-    values = [pips[s] for s in seats]
+    """``8 + 11 + 7 + 14 = 40``; hands left with 0 pips add nothing and are not written."""
+    values = [v for v in (pips[s] for s in seats) if v] or [0]
     total = sum(values)
     return f"{' + '.join(map(str, values))} = {total}" if len(values) > 1 else str(total)
 

@@ -29,11 +29,11 @@ ES: Final[dict[str, str]] = {
     "move.hand_over": "la mano ya terminó",
     "move.no_hand": "no hay ninguna mano en juego",
     "move.pasar_agachado": (
-        "el asiento {seat} no puede pasar: tiene {tiles}, que pega a {left} o {right} "
+        "el asiento {seat} no puede pasar: tiene {tiles}, que pega a {either} "
         "(pasar agachado no se permite)"
     ),
     "move.draw_holding": (
-        "el asiento {seat} no puede robar: tiene {tiles}, que pega a {left} o {right}"
+        "el asiento {seat} no puede robar: tiene {tiles}, que pega a {either}"
     ),
     "move.must_draw": (
         "el asiento {seat} no puede pasar: quedan {stock} fichas en el montón y tiene que robar"
@@ -222,10 +222,10 @@ EN: Final[dict[str, str]] = {
     "move.hand_over": "the hand is over",
     "move.no_hand": "no hand is being played",
     "move.pasar_agachado": (
-        "seat {seat} cannot pass: it holds {tiles}, which fits {left} or {right} "
+        "seat {seat} cannot pass: it holds {tiles}, which fits {either} "
         "(passing while able to play is not allowed)"
     ),
-    "move.draw_holding": "seat {seat} cannot draw: it holds {tiles}, which fits {left} or {right}",
+    "move.draw_holding": "seat {seat} cannot draw: it holds {tiles}, which fits {either}",
     "move.must_draw": "seat {seat} cannot pass: {stock} tiles are left in the stock; it must draw",
     "move.stock_empty": "seat {seat} cannot draw: the stock is empty",
     "move.must_lead": "seat {seat} leads: it must put down the first tile",
@@ -397,8 +397,13 @@ def render_error(error: FichaFlowError, lang: str = "es") -> str:
     """The error's text in ``lang``, prefixed with where in a record it happened."""
     catalogue = CATALOGUES.get(lang, ES)
     template = catalogue.get(error.code, ES.get(error.code, error.code))
+    params = dict(error.params)
+    if "left" in params and "right" in params:
+        left, right = params["left"], params["right"]
+        either = "o" if lang == "es" else "or"
+        params["either"] = str(left) if left == right else f"{left} {either} {right}"
     try:
-        text = template.format(**error.params)
+        text = template.format(**params)
     except (KeyError, IndexError):
         text = template
     hand_word, move_word = WHERE.get(lang, WHERE["es"])
