@@ -124,6 +124,35 @@ class Mesa:
         self.hands: list[HandInfo] = []
         self.ready: set[int] = set()
 
+    @classmethod
+    def create(
+        cls,
+        code: str,
+        rules: Rules,
+        options: MesaOptions,
+        plan: list[str | None] | None,
+        host_name: str,
+        host_seat: int | None,
+    ) -> tuple[Mesa, Person, str, list[ch.Change]]:
+        """A new mesa with bots where the seating plan names them, and its host (seated at
+        ``host_seat`` if given): the mesa, the host, the host's token and what to commit."""
+        offered_bot(options.timeout_bot)
+        plan = plan if plan is not None else [None] * rules.seats
+        if len(plan) != rules.seats:
+            raise FichaFlowError("server.plan_size", found=len(plan), seats=rules.seats)
+        mesa = cls(code, rules, options)
+        out: list[ch.Change] = [ch.NewMesa(code, rules.dump(), options.model_dump())]
+        for seat, bot in enumerate(plan):
+            if bot is not None:
+                out += mesa.seat_bot(seat, bot, None)
+            else:
+                out.append(ch.SetSeat(code, seat, None, None))
+        host, token, more = mesa.add_person(host_name, is_host=True)
+        out += more
+        if host_seat is not None:
+            out += mesa.sit(host.id, host_seat)
+        return mesa, host, token, out
+
     # -- reading ---------------------------------------------------------------------------
 
     @property

@@ -28,7 +28,7 @@ from fichaflow.server import wire
 from fichaflow.server.botpool import BotPool
 from fichaflow.server.fairness import new_seed
 from fichaflow.server.hub import Connection
-from fichaflow.server.mesa import Mesa, MoveResult, new_code, offered_bot, token_hash
+from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -109,25 +109,17 @@ class TableService:
     # -- HTTP ------------------------------------------------------------------------------
 
     async def create(self, request: p.CreateMesa, base_url: str) -> dict[str, Any]:
-        rules = Rules.load(request.rules)
-        offered_bot(request.options.timeout_bot)
-        plan = request.seats if request.seats is not None else [None] * rules.seats
-        if len(plan) != rules.seats:
-            raise FichaFlowError("server.plan_size", found=len(plan), seats=rules.seats)
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        mesa = Mesa(code, rules, request.options)
-        changes: list[ch.Change] = [ch.NewMesa(code, rules.dump(), request.options.model_dump())]
-        for seat, bot in enumerate(plan):
-            if bot is not None:
-                changes += mesa.seat_bot(seat, bot, None)
-            else:
-                changes.append(ch.SetSeat(code, seat, None, None))
-        host, token, more = mesa.add_person(request.name or "Anfitrión", is_host=True)
-        changes += more
-        if request.seat is not None:
-            changes += mesa.sit(host.id, request.seat)
+        mesa, host, token, changes = Mesa.create(
+            code,
+            Rules.load(request.rules),
+            request.options,
+            request.seats,
+            request.name or "Anfitrión",
+            request.seat,
+        )
         room = Room(mesa)
         await self._commit(room, changes)
         self._register(room)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, update
+from sqlalchemy import Connection, Engine, Row, create_engine, delete, event, insert, select, update
 from sqlalchemy.engine import make_url
 
 from fichaflow.server import changes as ch
@@ -142,7 +142,7 @@ def commit(engine: Engine, changes: Iterable[ch.Change]) -> None:
             write(connection, change)
 
 
-def _snapshot(connection: Connection, mesa: MesaRow, partida: int | None) -> ch.MesaSnapshot:
+def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch.MesaSnapshot:
     """One mesa with the given partida (its newest by default) ready to replay."""
     code = mesa.code
     people = connection.execute(select(PersonRow).where(PersonRow.mesa == code)).all()
@@ -188,13 +188,13 @@ def _snapshot(connection: Connection, mesa: MesaRow, partida: int | None) -> ch.
 def load_all(engine: Engine) -> list[ch.MesaSnapshot]:
     """Every mesa with its newest partida."""
     with engine.connect() as connection:
-        mesas = connection.execute(select(MesaRow)).scalars().all()
+        mesas = connection.execute(select(MesaRow)).all()
         return [_snapshot(connection, m, None) for m in mesas]
 
 
 def load_mesa(engine: Engine, code: str, partida: int | None = None) -> ch.MesaSnapshot | None:
     with engine.connect() as connection:
-        mesa = connection.execute(select(MesaRow).where(MesaRow.code == code)).scalar()
+        mesa = connection.execute(select(MesaRow).where(MesaRow.code == code)).first()
         return None if mesa is None else _snapshot(connection, mesa, partida)
 
 

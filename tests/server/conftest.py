@@ -1,0 +1,49 @@
+"""Real servers for the server tests: ``fichaflow serve`` in a subprocess on a free loopback
+port, on SQLite and, when ``FICHAFLOW_TEST_POSTGRES_URL`` is set, on PostgreSQL (each run in a
+schema of its own, dropped at the end)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.server.kit import ServerProcess, postgres_schema_url
+
+POSTGRES_ENV = "FICHAFLOW_TEST_POSTGRES_URL"
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search path is a fresh schema, dropped after the module."""
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        pytest.skip(f"{POSTGRES_ENV} is not set: the PostgreSQL server tests need a database URL")
+    schema = f"fichaflow_test_{secrets.token_hex(4)}"
+    with postgres_schema_url(base, schema) as url:
+        yield url
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A database for one server: a new SQLite file, or the run's PostgreSQL schema."""
+    if request.param == "sqlite":
+        folder = tmp_path_factory.mktemp("db")
+        yield f"sqlite:///{Path(folder) / 'fichaflow.sqlite3'}"
+    else:
+        yield request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str) -> Iterator[ServerProcess]:
+    """One server per test module and database; each test makes mesas of its own."""
+    process = ServerProcess(database_url)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()

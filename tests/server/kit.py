@@ -1,0 +1,272 @@
+"""Test helpers: a real server process, WebSocket clients that record every message they get
+and can play by themselves, and the knowledge check for leaks."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import websockets
+from sqlalchemy import create_engine, text
+
+SEND_SPACING = 0.06
+SERVE = [sys.executable, "-c", "from fichaflow.cli import main; main()", "serve"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def postgres_schema_url(base: str, schema: str) -> Iterator[str]:
+    engine = create_engine(base)
+    with engine.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    separator = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with engine.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+class ServerProcess:
+    """``fichaflow serve`` on a free port of 127.0.0.1."""
+
+    def __init__(self, database_url: str, port: int | None = None) -> None:
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 30) -> None:
+        command = [
+            *SERVE,
+            "--port",
+            str(self.port),
+            "--db",
+            self.database_url,
+            "--bot-workers",
+            "1",
+        ]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                output = self.process.stdout.read().decode() if self.process.stdout else ""
+                raise RuntimeError(f"the server stopped at start:\n{output}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to flush or say goodbye."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+    def http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.url, timeout=10)
+
+
+async def create_mesa(server: ServerProcess, **body: Any) -> dict[str, Any]:
+    body.setdefault("options", {})
+    body["options"].setdefault("bot_pause_ms", 0)
+    async with server.http() as http:
+        response = await http.post("/api/mesas", json=body)
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+
+async def join(server: ServerProcess, code: str, name: str, seat: int | None) -> dict[str, Any]:
+    async with server.http() as http:
+        response = await http.post(f"/api/mesas/{code}/join", json={"name": name, "seat": seat})
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+
+async def get_json(server: ServerProcess, path: str) -> dict[str, Any]:
+    async with server.http() as http:
+        response = await http.get(path)
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+
+class Client:
+    """One WebSocket client of a mesa. It keeps every message it receives (``log``), and, with
+    ``autoplay``, plays a random legal move whenever its view says it is its turn and says it is
+    ready after each hand. With ``reconnect`` it comes back by itself when the server goes."""
+
+    def __init__(
+        self,
+        server: ServerProcess,
+        code: str,
+        token: str | None = None,
+        *,
+        autoplay: bool = False,
+        reconnect: bool = False,
+        seed: int = 0,
+    ) -> None:
+        self.server, self.code, self.token = server, code, token
+        self.autoplay, self.reconnect = autoplay, reconnect
+        self.rng = random.Random(seed)
+        self.log: list[dict[str, Any]] = []
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.ws: Any = None
+        self.seat: int | None = None
+        self.welcomes = 0
+        self.partida_over = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.close_code: int | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._last_played: tuple[int, int] | None = None
+        self._last_send = 0.0
+
+    async def connect(self) -> dict[str, Any]:
+        await self._open()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        return await self.expect("welcome")
+
+    async def _open(self) -> None:
+        self.ws = await websockets.connect(self.server.ws_url, max_size=2**22)
+        await self.ws.send(json.dumps({"type": "hello", "code": self.code, "token": self.token}))
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                async for raw in self.ws:
+                    message = json.loads(raw)
+                    self.log.append(message)
+                    await self._on(message)
+                    self.inbox.put_nowait(message)
+                self.close_code = self.ws.close_code
+            except (websockets.ConnectionClosed, OSError):
+                self.close_code = getattr(self.ws, "close_code", None)
+            if not self.reconnect:
+                self.closed.set()
+                return
+            await self._reopen()
+
+    async def _reopen(self) -> None:
+        while True:
+            await asyncio.sleep(0.1)
+            with contextlib.suppress(OSError, websockets.InvalidHandshake):
+                await self._open()
+                return
+
+    async def _on(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "welcome":
+            self.welcomes += 1
+            self._last_played = None  # a move sent to a server that died may be lost
+            you = message.get("you")
+            self.seat = you["seat"] if you else None
+        if kind == "partida_end":
+            self.partida_over.set()
+        if not self.autoplay:
+            return
+        if kind == "hand_end":
+            await self.send({"type": "ready"})
+        if kind == "welcome" and message["mesa"]["status"] == "hand_over":
+            await self.send({"type": "ready"})
+        view = message.get("view")
+        if view and self.seat is not None and view["turn"] == self.seat and view["legal"]:
+            at = (view["hand_number"], len(view["history"]))
+            if at != self._last_played:
+                self._last_played = at
+                await self.send({"type": "play", "move": self.rng.choice(view["legal"])})
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send, keeping under the server's flood limit (20 messages a second) as a person
+        would; the flood test writes to ``ws`` directly."""
+        wait = self._last_send + SEND_SPACING - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._last_send = time.monotonic()
+        text = message if isinstance(message, str) else json.dumps(message)
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.ws.send(text)
+
+    async def expect(
+        self, kind: str, timeout: float = 15, where: Callable[[dict[str, Any]], bool] | None = None
+    ) -> dict[str, Any]:
+        """The next message of type ``kind`` (others are skipped)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.inbox.get()
+                if message["type"] == kind and (where is None or where(message)):
+                    return message
+
+    async def ask(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+        """Send ``message`` with a ref and return the error it got (or fail)."""
+        ref = f"r{random.getrandbits(32)}"
+        await self.send({**message, "ref": ref})
+        return await self.expect("error", timeout, lambda m: m.get("ref") == ref)
+
+    async def ping(self) -> None:
+        """A round trip: proves the connection is open and earlier messages were handled."""
+        ref = f"p{random.getrandbits(32)}"
+        await self.send({"type": "ping", "ref": ref})
+        await self.expect("pong", 10, lambda m: m.get("ref") == ref)
+
+    async def close(self) -> None:
+        self.reconnect = False
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+
+    def last_view(self) -> dict[str, Any] | None:
+        for message in reversed(self.log):
+            if message.get("view") is not None:
+                return dict(message["view"])
+        return None
+
+
+def is_spanish_error(message: dict[str, Any], code: str) -> bool:
+    return (
+        message["type"] == "error"
+        and message["code"] == code
+        and isinstance(message["message"], str)
+        and message["message"] != message["message_en"]
+        and len(message["message"]) > 10
+    )

@@ -1,0 +1,168 @@
+"""Whole partidas over real WebSockets: people and bots at one mesa, mirones watching, hand-end
+summaries, the record and its check, reconnecting with the seat token, and the parados."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
+
+from fichaflow.core import record
+from fichaflow.core.deal import Deal
+from fichaflow.core.tiles import bits, name
+from fichaflow.server.fairness import commitment
+
+VERIFY = [sys.executable, "-c", "from fichaflow.cli import main; main()", "verify"]
+
+
+async def play_partida(server: ServerProcess, rules: Any, bots: list[str | None]) -> dict[str, Any]:
+    """A mesa with people (autoplaying clients) where ``bots`` has None, plus a mirón; the host
+    watches and starts. Returns the clients and the mesa code once the partida is over."""
+    created = await create_mesa(server, rules=rules, seats=bots, name="Host")
+    code = created["code"]
+    people = []
+    for seat, bot in enumerate(bots):
+        if bot is None:
+            joined = await join(server, code, f"P{seat}", seat)
+            people.append(Client(server, code, joined["token"], autoplay=True, seed=seat))
+    miron = Client(server, code)
+    host = Client(server, code, created["token"])
+    for client in [*people, miron, host]:
+        await client.connect()
+    await host.send({"type": "start"})
+    await asyncio.wait_for(host.partida_over.wait(), 120)
+    await asyncio.sleep(0.2)
+    for client in [*people, miron, host]:
+        await client.close()
+    return {"code": code, "people": people, "miron": miron, "host": host}
+
+
+def test_people_and_bots_play_a_partida_to_its_end(server: ServerProcess, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        rules = {"preset": "venezuela", "target": 50}
+        game = await play_partida(server, rules, [None, "tirapuntos", None, "acuestafichas"])
+        code, host, miron = game["code"], game["host"], game["miron"]
+        ends = [m for m in host.log if m["type"] == "hand_end"]
+        assert ends, "no hand ended"
+        previous = [0, 0]
+        for message in ends:
+            hand = message["hand"]
+            # the count, the rule and every hand face up, in Spanish and English
+            assert hand["explanation"]["es"] and hand["explanation"]["en"]
+            assert len(hand["revealed"]) == 4 and len(hand["deal"]) == 4
+            gains = hand["score"]["gains"]
+            assert hand["scores"] == [p + g for p, g in zip(previous, gains, strict=True)]
+            previous = hand["scores"]
+            # the seed revealed is the one promised when the hand was dealt
+            start = next(
+                m for m in host.log
+                if m["type"] == "hand_start" and m["hand"]["number"] == hand["number"]
+            )  # fmt: skip
+            assert start["hand"]["commitment"] == commitment(hand["seed"])
+            assert "seed" not in start["hand"]
+            dealt = Deal.from_seed(4, hand["seed"])
+            assert [sorted(seat) for seat in hand["deal"]] == [
+                sorted(name(t) for t in bits(h)) for h in dealt.hands
+            ]
+        end = next(m for m in host.log if m["type"] == "partida_end")
+        assert max(end["partida"]["scores"]) >= 50
+        assert end["partida"]["scores"] == previous
+        # a mirón never holds tiles and is never offered a move
+        for message in miron.log:
+            if message.get("view"):
+                assert message["view"]["tiles"] == [] and message["view"]["legal"] == []
+        # the record checks out, and a tampered one does not
+        saved = await get_json(server, f"/api/mesas/{code}/partidas/1/record")
+        assert len(saved["hands"]) == len(ends)
+        replayed = record.replay(record.loads(json.dumps(saved)))
+        assert list(replayed.scores) == previous and replayed.over
+        good = tmp_path / "partida.json"
+        good.write_text(json.dumps(saved))
+        checked = subprocess.run([*VERIFY, str(good)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+        assert f"Las {len(ends)} manos" in checked.stdout
+        saved["hands"][0]["seed"] = "0" * 64
+        bad = tmp_path / "tampered.json"
+        bad.write_text(json.dumps(saved))
+        refused = subprocess.run([*VERIFY, str(bad)], capture_output=True, text=True)
+        assert refused.returncode == 2
+        assert "Mano 1" in refused.stderr and "compromiso" in refused.stderr
+
+    asyncio.run(scenario())
+
+
+def test_a_player_who_reconnects_gets_the_whole_state(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        created = await create_mesa(
+            server, rules="mano_a_mano", seats=[None, "tirafichas"], name="Ana", seat=0
+        )
+        code, token = created["code"], created["token"]
+        ana = Client(server, code, token)
+        await ana.connect()
+        await ana.send({"type": "start"})
+        started = await ana.expect("hand_start")
+        view = started["view"]
+        assert view["seat"] == 0 and len(view["tiles"]) >= 7
+        # Ana goes away (her turn may be waiting) and comes back with her token
+        await ana.close()
+        await asyncio.sleep(0.3)
+        back = Client(server, code, token)
+        welcome = await back.connect()
+        assert welcome["role"] == "player" and welcome["you"]["seat"] == 0
+        assert welcome["you"]["host"] is True
+        assert welcome["hand"]["commitment"] == started["hand"]["commitment"]
+        assert welcome["view"]["tiles"] == back.last_view()["tiles"]
+        assert welcome["view"]["history"][: len(view["history"])] == view["history"]
+        assert welcome["mesa"]["seats"][0]["connected"] is True
+        assert welcome["partida"]["number"] == 1
+        # a wrong token is refused and does not make anybody a player
+        stranger = Client(server, code, "x" * 32)
+        await stranger._open()
+        error = json.loads(await stranger.ws.recv())
+        assert error["code"] == "server.bad_token"
+        await stranger.ws.close()
+        await back.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_losing_side_gets_up_and_the_parados_sit_down(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        rules = {"preset": "mano_a_mano", "target": 10}
+        created = await create_mesa(server, rules=rules, seats=[None, "tirafichas"], name="Host")
+        code = created["code"]
+        ana = await join(server, code, "Ana", 0)
+        beto = await join(server, code, "Beto", None)
+        caro = await join(server, code, "Caro", None)
+        host = Client(server, code, created["token"])
+        player = Client(server, code, ana["token"], autoplay=True)
+        await host.connect()
+        await player.connect()
+        # the host puts Caro before Beto
+        await host.send({"type": "reorder", "queue": [caro["person"], beto["person"]]})
+        mesa = await host.expect("mesa", where=lambda m: m["mesa"]["queue"][0]["name"] == "Caro")
+        assert [q["name"] for q in mesa["mesa"]["queue"]] == ["Caro", "Beto"]
+        await host.send({"type": "start"})
+        await asyncio.wait_for(host.partida_over.wait(), 60)
+        end = next(m for m in host.log if m["type"] == "partida_end")
+        loser = 1 - end["partida"]["winner"]
+        assert end["rotation"] == [
+            {"seat": loser, "up": ana["person"] if loser == 0 else None, "down": caro["person"]}
+        ]
+        state = (await get_json(server, f"/api/mesas/{code}"))["mesa"]
+        assert state["seats"][loser]["name"] == "Caro"
+        queue = [q["name"] for q in state["queue"]]
+        assert queue == (["Beto", "Ana"] if loser == 0 else ["Beto"])
+        assert state["status"] == "partida_over"
+        # with the parados switched off, nobody gets up after the next partida
+        await host.send({"type": "configure", "options": {"parados": False, "bot_pause_ms": 0}})
+        await host.expect("mesa", where=lambda m: m["mesa"]["options"]["parados"] is False)
+        await host.close()
+        await player.close()
+
+    asyncio.run(scenario())
