@@ -7,11 +7,15 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from fichaflow.bots.base import make_bot
+from fichaflow.cli.engine import respond
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import DRAW, Hand
 from fichaflow.core.rules import Rules
-from fichaflow.core.view import hand_view
+from fichaflow.core.view import VIEW_KEYS, hand_view
 
 FICHAFLOW = [sys.executable, "-c", "from fichaflow.cli import main; main()"]
 
@@ -104,7 +108,7 @@ def test_english_messages_on_request() -> None:
     running = Engine("--lang", "en", "engine", "--bot", "tirapuntos")
     answer = running.ask("nope")
     assert answer["error"]["code"] == "engine.not_json"
-    assert answer["error"]["message"].startswith("The request is not valid JSON")
+    assert answer["error"]["message"] == "The request is not valid JSON (it fails at column 1)"
     assert running.close() == 0
 
 
@@ -121,3 +125,35 @@ def test_a_bot_the_engine_cannot_run_is_one_spanish_line(bot: str, word: str) ->
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and word in lines[0]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 40) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.sampled_from([*VIEW_KEYS, "id", "extra"]), value=json_values, seed=st.integers(0, 50))
+def test_any_damaged_request_gets_an_answer_not_a_crash(key: str, value: object, seed: int) -> None:
+    rules = Rules.make(["venezuela", "mano_a_mano", "tres"][seed % 3])
+    deal = Deal.from_seed(rules.seats, f"fuzz:{seed}")
+    hand = Hand(list(deal.hands), deal.stock, seed % rules.seats)
+    for _ in range(seed % 9):
+        hand.play(hand.legal_moves()[0])
+    if hand.ended:
+        return
+    request = hand_view(rules, hand, hand.turn, hand_number=2).to_json()
+    request[key] = value
+    answer = respond(make_bot("jugador", seed), json.dumps(request))
+    assert set(answer) - {"id"} in ({"move"}, {"error"})
+    if "error" in answer:
+        assert answer["error"]["code"] != "engine.internal", answer
+        assert answer["error"]["message"]
+    else:
+        token = answer["move"]
+        move = DRAW if token == "draw" else hand.parse(token)
+        assert move in hand.legal_moves()

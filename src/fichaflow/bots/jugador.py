@@ -3,8 +3,8 @@
 It scores every legal move with a handful of table habits and plays the best:
 
 * it knows which numbers each player lacks (``knowledge``) and keeps those numbers on the ends,
-  so the rivals pass (``next_pass``, ``rival_pass``), while not starving its partner
-  (``partner_pass``);
+  so the rivals pass (``next_pass``, ``rival_pass``; ``block_late`` when the next rival is
+  close to dominating), while not starving its partner (``partner_pass``, ``partner_late``);
 * it leads from its strong number, best with that number's double, which announces it
   (``salida``);
 * it does not cover the number its partner announced or keeps putting out (``partner_number``),
@@ -45,23 +45,26 @@ from fichaflow.core.tiles import IS_DOUBLE, MAX_HALF, PIPS, SUIT, bits, tile_of
 from fichaflow.core.view import SeatView
 
 DEFAULT_WEIGHTS: Final[dict[str, float]] = {
-    "pips": 1.0,
-    "pips_late": 2.0,
-    "double": 1.0,
-    "double_late": 0.5,
-    "follow": 1.5,
-    "variety": 1.0,
-    "next_pass": 2.0,
-    "rival_pass": 1.0,
-    "partner_pass": -1.5,
-    "partner_number": 0.5,
-    "rival_number": -0.5,
-    "dead_double": -2.0,
-    "salida": 1.0,
-    "tranque": 4.0,
-    "closing": 2.0,
+    "pips": 0.31,
+    "pips_late": 2.29,
+    "double": 0.99,
+    "double_late": 0.52,
+    "follow": 1.24,
+    "variety": 1.17,
+    "next_pass": 2.67,
+    "rival_pass": 1.51,
+    "partner_pass": -1.08,
+    "block_late": 1.06,
+    "partner_late": -0.9,
+    "partner_number": 0.26,
+    "rival_number": -0.8,
+    "dead_double": -2.34,
+    "salida": 1.49,
+    "tranque": 4.3,
+    "closing": 2.07,
 }
-"""The weight of each habit (see the module's docstring); tuned values replace these."""
+"""The weight of each habit (see the module's docstring), as 100 steps of self-play tuning left
+them (``bench/jugador_tuning.json`` keeps the starting values and every step)."""
 
 DOMINO: Final = 1000.0
 """Playing one's last tile wins the hand: no habit outweighs it."""
@@ -131,12 +134,14 @@ def features(table: Table, move: Move) -> dict[str, float]:
     n = view.rules.seats
     after_me = (table.seat + 1) % n
     out["next_pass"] = table.cannot_follow(after_me, left, right)  # always a rival
+    out["block_late"] = out["next_pass"] * _near_end(view.counts[after_me])
     others = [s for s in table.rivals if s != after_me]
     if others:
         out["rival_pass"] = sum(table.cannot_follow(s, left, right) for s in others) / len(others)
     before = (view.left, view.right) if move.end is not None else ()
     if table.partner is not None:
         out["partner_pass"] = table.cannot_follow(table.partner, left, right)
+        out["partner_late"] = out["partner_pass"] * _near_end(view.counts[table.partner])
         mine = table.strengths[table.partner]
         out["partner_number"] = _shift(mine, before, (left, right))
     rival = [sum(table.strengths[s][k] for s in table.rivals) for k in range(MAX_HALF + 1)]
@@ -156,6 +161,11 @@ def features(table: Table, move: Move) -> dict[str, float]:
         best = max((own_after & SUIT[h]).bit_count() for h in (left, right))
         out["salida"] = best / 6 * (1.5 if double else 1.0)
     return out
+
+
+def _near_end(count: int) -> float:
+    """How close a player is to dominating: 1 with one tile left, 0 with four or more."""
+    return max(0.0, (4 - count) / 3)
 
 
 def _shift(

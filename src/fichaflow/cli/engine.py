@@ -10,6 +10,7 @@ answer. Nothing a client sends ends the session; end of input does. See
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import sys
 from typing import Any, TextIO
@@ -53,8 +54,10 @@ def respond(bot: Bot, line: str, lang: str = "es") -> dict[str, Any]:
     try:
         try:
             data = json.loads(line)
-        except ValueError as exc:
-            raise FichaFlowError("engine.not_json", detail=str(exc)) from None
+        except json.JSONDecodeError as exc:
+            raise FichaFlowError("engine.not_json", column=exc.colno) from None
+        except (ValueError, RecursionError):  # e.g. nesting too deep to read
+            raise FichaFlowError("engine.not_json", column=1) from None
         if isinstance(data, dict) and "id" in data:
             data = dict(data)
             request_id = data.pop("id")
@@ -85,7 +88,11 @@ def serve_lines(bot: Bot, source: TextIO, sink: TextIO, lang: str = "es") -> Non
     for line in source:
         if not line.strip():
             continue
-        sink.write(json.dumps(respond(bot, line, lang), ensure_ascii=False) + "\n")
+        try:
+            answer = respond(bot, line, lang)
+        except Exception as exc:  # the protocol's promise: an answer line, never a crash
+            answer = _error(FichaFlowError("engine.internal", detail=repr(exc)), lang)
+        sink.write(json.dumps(answer, ensure_ascii=False) + "\n")
         sink.flush()
 
 
@@ -101,4 +108,8 @@ def engine(bot_name: str, seed: int) -> None:
     if bot.sees_all:
         allowed = ", ".join(PLAYER_BOTS)
         fail(FichaFlowError("engine.sees_all", bot=bot_name, allowed=allowed))
-    serve_lines(bot, sys.stdin, sys.stdout, lang_of())
+    # UTF-8 both ways whatever the locale; bytes that are not UTF-8 make a request unreadable,
+    # not the session.
+    source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    sink = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True)
+    serve_lines(bot, source, sink, lang_of())

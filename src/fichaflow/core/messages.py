@@ -105,11 +105,12 @@ ES: Final[dict[str, str]] = {
         "«legal» no coincide con las jugadas que permiten las fichas y los extremos: {legal}"
     ),
     "engine.bot_failed": "el bot {bot} no pudo elegir jugada: {detail}",
+    "engine.internal": "error interno al atender la petición: {detail}",
     "engine.sees_all": (
         "el bot {bot} necesita ver todas las manos: no juega por el protocolo; los bots son: "
         "{allowed}"
     ),
-    "engine.not_json": "la petición no es JSON válido: {detail}",
+    "engine.not_json": "la petición no es JSON válido (falla en la columna {column})",
     "engine.not_your_turn": (
         "la vista no pide jugada: no le toca al asiento {seat} o la mano terminó"
     ),
@@ -286,11 +287,12 @@ EN: Final[dict[str, str]] = {
         "«legal» does not match the moves the tiles and the open ends allow: {legal}"
     ),
     "engine.bot_failed": "bot {bot} could not choose a move: {detail}",
+    "engine.internal": "internal error while answering the request: {detail}",
     "engine.sees_all": (
         "bot {bot} needs to see every hand: it does not play through the protocol; the bots "
         "are: {allowed}"
     ),
-    "engine.not_json": "the request is not valid JSON: {detail}",
+    "engine.not_json": "the request is not valid JSON (it fails at column {column})",
     "engine.not_your_turn": (
         "the view asks for no move: it is not seat {seat}'s turn, or the hand is over"
     ),
