@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from fichaflow.anotador.router import install as install_anotador
 from fichaflow.bots import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.rules import PRESETS
+from fichaflow.core.rules import CHOICES, PRESETS
 from fichaflow.server import protocol as p
 from fichaflow.server import wire
 from fichaflow.server.botpool import BotPool
@@ -87,7 +87,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        return {"presets": {name: rules.options() for name, rules in PRESETS.items()}}
+        return {
+            "presets": {name: rules.options() for name, rules in PRESETS.items()},
+            "choices": {option: [str(v) for v in values] for option, values in CHOICES.items()},
+        }
 
     @app.post("/api/mesas", status_code=201)
     async def create_mesa(request: Request) -> dict[str, Any]:

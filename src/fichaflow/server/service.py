@@ -51,7 +51,24 @@ class Room:
     def state(self) -> dict[str, Any]:
         now = time.monotonic()
         away = {person: int(now - since) for person, since in self.away_since.items()}
-        return wire.mesa_state(self.mesa, self.online(), away, self.deadline)
+        out = wire.mesa_state(self.mesa, self.online(), away, self.deadline)
+        out["mirones"] = self.mirones()
+        return out
+
+    def mirones(self) -> list[str | None]:
+        """Who is watching: each connected person with no chair who is not in the queue (by
+        name), and each connection that said hello without a token (null)."""
+        mesa = self.mesa
+        named: dict[int, str] = {}
+        anonymous = 0
+        for conn in self.connections:
+            if conn.closed:
+                continue
+            if conn.person is None:
+                anonymous += 1
+            elif mesa.seat_of(conn.person) is None and conn.person not in mesa.queue:
+                named[conn.person] = mesa.people[conn.person].name
+        return [*named.values(), *([None] * anonymous)]
 
 
 class TableService:
