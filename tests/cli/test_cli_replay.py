@@ -269,15 +269,16 @@ def test_a_record_that_is_not_text(tmp_path: Path) -> None:
     assert line.startswith("Error: El registro no es"), line
 
 
-def test_a_missing_file(tmp_path: Path) -> None:
-    line = fichaflow("replay", str(tmp_path / "no-existe.json")).error_line
-    assert line.startswith("Error: No se puede leer el archivo"), line
-    assert "no-existe.json" in line
+def test_a_missing_file_is_said_in_spanish(tmp_path: Path) -> None:
+    path = str(tmp_path / "no-existe.json")
+    assert fichaflow("replay", path).error_line == f"Error: No existe el archivo {path}"
+    english = fichaflow("--lang", "en", "replay", path).error_line
+    assert english == f"Error: There is no file {path}"
 
 
 def test_a_folder_is_not_a_record(tmp_path: Path) -> None:
     line = fichaflow("replay", str(tmp_path)).error_line
-    assert line.startswith("Error: No se puede leer el archivo"), line
+    assert line == f"Error: La ruta {tmp_path} es una carpeta, no un archivo"
 
 
 def test_an_unknown_command_line_option(tmp_path: Path) -> None:

@@ -132,3 +132,20 @@ def test_a_usage_mistake_gets_one_line() -> None:
     assert "--pips" in line
     line = fichaflow("score", "--pips", "1,2,3,4", "--closer", "uno").error_line
     assert "uno" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "spanish"),
+    [
+        (("score", "--pips", "1,2,3,4", "--tranque", "--closr", "1"), "¿Quiso decir '--closer'?"),
+        (("scor", "--pips", "1,2,3,4"), "¿Quiso decir 'score'?"),
+        (("score", "--pips", "1,2,3,4", "--tranque", "--closer"), "La opción '--closer' necesita"),
+        (("score", "--pips", "1,2,3,4", "--json=1"), "La opción '--json' no lleva valor"),
+    ],
+)
+def test_usage_mistakes_are_said_in_spanish(args: tuple[str, ...], spanish: str) -> None:
+    line = fichaflow(*args).error_line
+    assert line.startswith("Error de uso: "), line
+    assert spanish in line
+    for english in ("Did you mean", "Option", "does not take"):
+        assert english not in line

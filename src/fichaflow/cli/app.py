@@ -18,9 +18,14 @@ USAGE_ES = {
     "Invalid value for": "Valor no válido para",
     "is not a valid integer": "no es un número entero",
     "does not exist": "no existe",
+    "Got unexpected extra arguments": "Sobran los argumentos",
     "Got unexpected extra argument": "Sobra el argumento",
     "requires an argument": "necesita un valor",
+    "does not take a value": "no lleva valor",
     "is not one of": "no es uno de",
+    "Option '": "La opción '",
+    "Did you mean": "¿Quiso decir",
+    "(Possible options:": "(Opciones posibles:",
 }
 
 
@@ -53,6 +58,17 @@ def fail(error: FichaFlowError) -> NoReturn:
     """Report bad input in one line on stderr and exit with status 2; nothing was changed."""
     click.echo(f"Error: {error.message(lang_of())}", err=True)
     sys.exit(2)
+
+
+def file_error(path: str, exc: OSError) -> FichaFlowError:
+    """A file that cannot be read, in the user's language rather than the system's English."""
+    if isinstance(exc, FileNotFoundError):
+        return FichaFlowError("cli.file_missing", path=path)
+    if isinstance(exc, IsADirectoryError):
+        return FichaFlowError("cli.file_folder", path=path)
+    if isinstance(exc, PermissionError):
+        return FichaFlowError("cli.file_denied", path=path)
+    return FichaFlowError("cli.file", path=path, detail=exc.strerror or str(exc))
 
 
 def _usage_text(message: str, lang: str) -> str:

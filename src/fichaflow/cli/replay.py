@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from fichaflow.cli.app import app, fail, lang_of
+from fichaflow.cli.app import app, fail, file_error, lang_of
 from fichaflow.core import record
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.explain import explain, seat_names, team_name
@@ -20,7 +20,7 @@ def read_record(path: str) -> Partida:
     try:
         text = Path(path).read_bytes()
     except OSError as exc:
-        fail(FichaFlowError("cli.file", path=path, detail=exc.strerror or str(exc)))
+        fail(file_error(path, exc))
     try:
         return record.replay(record.loads(text))
     except FichaFlowError as exc:

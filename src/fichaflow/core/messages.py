@@ -115,6 +115,9 @@ ES: Final[dict[str, str]] = {
         "la vista no pide jugada: no le toca al asiento {seat} o la mano terminó"
     ),
     "cli.file": "no se puede leer el archivo {path}: {detail}",
+    "cli.file_missing": "no existe el archivo {path}",
+    "cli.file_folder": "la ruta {path} es una carpeta, no un archivo",
+    "cli.file_denied": "no hay permiso para leer el archivo {path}",
     "cli.set": "--set espera opción=valor (no «{text}»)",
     "cli.pips": "--pips espera números separados por comas, como 8,11,7,14 (no «{text}»)",
     "cli.end_kind": "diga --domino --winner ASIENTO o --tranque --closer ASIENTO",
@@ -297,6 +300,9 @@ EN: Final[dict[str, str]] = {
         "the view asks for no move: it is not seat {seat}'s turn, or the hand is over"
     ),
     "cli.file": "cannot read the file {path}: {detail}",
+    "cli.file_missing": "there is no file {path}",
+    "cli.file_folder": "the path {path} is a folder, not a file",
+    "cli.file_denied": "no permission to read the file {path}",
     "cli.set": "--set expects option=value (not «{text}»)",
     "cli.pips": "--pips expects numbers separated by commas, like 8,11,7,14 (not «{text}»)",
     "cli.end_kind": "say --domino --winner SEAT or --tranque --closer SEAT",
