@@ -112,7 +112,22 @@ def test_bad_rules_get_one_spanish_line(args: tuple[str, ...], start: str) -> No
     [
         (("--tranque", "--closer", "0", "--pips", "8,11,7"), "Error: Hay 3 cantidades de puntos"),
         (("--tranque", "--closer", "0", "--pips", "8,once,7,14"), "Error: --pips espera números"),
-        (("--tranque", "--closer", "4", "--pips", "8,11,7,14"), "Error: Seat debe ser un asiento"),
+        (
+            ("--tranque", "--closer", "4", "--pips", "8,11,7,14"),
+            "Error: --closer debe ser un asiento de 0 a 3 (no 4)",
+        ),
+        (
+            ("--domino", "--winner", "5", "--pips", "0,11,7,14"),
+            "Error: --winner debe ser un asiento de 0 a 3 (no 5)",
+        ),
+        (
+            ("--tranque", "--closer", "0", "--pips", "8,11,7,14", "--leader", "4"),
+            "Error: --leader debe ser un asiento de 0 a 3 (no 4)",
+        ),
+        (
+            ("--tranque", "--closer", "0", "--pips", "8,11,7,14", "--pase-redondo", "7"),
+            "Error: --pase-redondo debe ser un asiento de 0 a 3 (no 7)",
+        ),
         (("--domino", "--winner", "0", "--pips", "8,11,7,14"), "Error: El asiento 0 dominó"),
         (("--tranque", "--pips", "8,11,7,14"), "Error: Diga --domino --winner"),
         (("--tranque", "--closer", "0", "--pips", "80,80,7,14"), "Error: Entre todas las manos"),

@@ -5,6 +5,7 @@ Each command lives in its own module and registers itself on :data:`app`.
 
 from __future__ import annotations
 
+from fichaflow.cli import analyze as analyze  # registers ``fichaflow analyze``
 from fichaflow.cli import bench as bench  # registers ``fichaflow bench``
 from fichaflow.cli import duel as duel  # registers ``fichaflow duel``
 from fichaflow.cli import engine as engine  # registers ``fichaflow engine``

@@ -74,6 +74,10 @@ def score(
         )
         result = score_hand(rules, facts)
     except FichaFlowError as exc:
+        if exc.code == "score.seat":  # name the flag the user typed, not the field behind it
+            flags = {"seat": f"--{'closer' if end == 'tranque' else 'winner'}"}
+            flags.update(leader="--leader", pase_redondo="--pase-redondo")
+            exc.params["option"] = flags.get(exc.params["option"], exc.params["option"])
         fail(exc)
     if as_json:
         out = result.to_json(rules.teams)

@@ -1,0 +1,256 @@
+"""One decision of one seat, weighed move by move from what that seat could know.
+
+Every legal move is played on the same deals of the hidden tiles (paired), dealt by ``gallo``'s
+sampler consistently with the seat's view and weighted as ``gallo`` weights them; each deal is
+finished by ``gallo``'s playout policy, or solved exactly once few tiles remain. A move's value
+is the points its side can expect from the hand, net of what the others score (the core's
+scorekeeper decides, through the search's memoized scoring), with the chance to come out of the
+hand ahead, each with a standard error; the cost of a move is measured against the best one on
+the same deals, which makes small differences visible.
+
+:func:`evaluate` receives the seat's view and nothing else: what the other hands really held
+cannot change it. :func:`hindsight` is the other question, asked of the true position: the
+exact value of each move with every hand visible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.hand import Hand, Move
+from fichaflow.core.rules import Rules
+from fichaflow.core.tiles import PIPS
+from fichaflow.core.view import SeatView
+from fichaflow.review.precision import Precision
+from fichaflow.search.decide import Budget, candidates, history_moves, position
+from fichaflow.search.engine import FastHand, from_core
+from fichaflow.search.sampler import Sampler, UnreadableView
+from fichaflow.search.solver import OutOfNodes, Solver
+from fichaflow.search.value import Valuer
+
+GALLO: Final = Budget()
+"""gallo's own settings: its playout policy (``greedy``) and how it weights deals (``belief``)."""
+
+NOISE: Final = 2.0
+"""A move is within noise of the best when its cost is under this many standard errors."""
+MIN_COST: Final = 1.0
+"""Below this many points on average, a worse move is not called a mistake."""
+
+BEST, GOOD, MISTAKE = "best", "good", "mistake"
+
+_valuers: dict[Rules, Valuer] = {}
+
+
+def valuer_for(rules: Rules) -> Valuer:
+    """One memoized scorekeeper per table's rules, shared by every evaluation in the process."""
+    found = _valuers.get(rules)
+    if found is None:
+        found = _valuers[rules] = Valuer(rules)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A weighted mean over sampled deals and its standard error."""
+
+    mean: float
+    se: float
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue:
+    """What one move was worth. ``points``: the points the seat's side can expect from the hand,
+    net of the others' (with three players, of their average); ``win``: the chance the side comes
+    out of the hand ahead; ``cost``: the best move's points minus this one's, on the same deals;
+    ``hindsight``: the exact net points with every hand visible (None when too big to solve)."""
+
+    move: Move
+    points: Estimate
+    win: Estimate
+    cost: Estimate
+    verdict: str
+    hindsight: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Every candidate move of one decision, best first, and the work done."""
+
+    seat: int
+    moves: tuple[MoveValue, ...]
+    precision: str
+    samples: int
+    exact_samples: int
+    playouts: int
+    nodes: int
+    hindsight_solved: bool = False
+
+    @property
+    def best(self) -> MoveValue:
+        return self.moves[0]
+
+    def of(self, move: Move) -> MoveValue:
+        """The entry of ``move``; a tile laid on either of two ends that show the same number is
+        listed once, so the other end finds it too."""
+        same_tile = [m for m in self.moves if m.move.tile == move.tile]
+        for entry in same_tile:
+            if entry.move == move:
+                return entry
+        if len(same_tile) == 1:
+            return same_tile[0]
+        raise KeyError(move)
+
+
+def decision_seed(view: SeatView, precision: Precision, seed: int) -> str:
+    """The random seed of one evaluation, made from what the view shows and nothing else."""
+    shown = json.dumps(view.to_json(), sort_keys=True, ensure_ascii=False)
+    digest = hashlib.sha256(shown.encode()).hexdigest()
+    return f"repaso|{seed}|{precision.name}|{digest}"
+
+
+def evaluate(view: SeatView, precision: Precision, seed: int = 0) -> Evaluation:
+    """Weigh every candidate move of the seat to play in ``view``, from that view alone."""
+    if view.seat is None or not view.my_turn or not view.legal:
+        raise FichaFlowError("review.not_deciding")
+    rules = view.rules
+    seat = view.seat
+    choices = candidates(view)
+    if len(choices) == 1:
+        only = MoveValue(choices[0][1], Estimate(0.0, 0.0), Estimate(0.0, 0.0),
+                         Estimate(0.0, 0.0), BEST)  # fmt: skip
+        return Evaluation(seat, (only,), precision.name, 0, 0, 0, 0)
+    rng = random.Random(decision_seed(view, precision, seed))
+    try:
+        sampler = Sampler(view, rng)
+    except UnreadableView:
+        raise FichaFlowError("review.unreadable") from None
+    codes = [code for code, _ in choices]
+    team = rules.team_of(seat)
+    valuer = valuer_for(rules)
+    scale = 1.0 / (rules.teams - 1)
+    solver = Solver(valuer, team)
+    exact = len(view.line) >= precision.exact_after
+    history = history_moves(view.history)
+    values: list[list[float]] = [[] for _ in codes]
+    wins: list[list[float]] = [[] for _ in codes]
+    weights: list[float] = []
+    exact_samples = playouts = 0
+    fast: FastHand | None = None
+    for _ in range(precision.samples):
+        sample = sampler.draw()
+        if sample is None:
+            break
+        fast = position(view, sample, history, fast)
+        solved: list[int] | None = None
+        if exact:
+            solver.reset_table(fast)
+            solver.budget = solver.nodes + precision.nodes
+            try:
+                solved = solver.move_values(fast, codes)
+            except OutOfNodes:
+                solved = None
+        if solved is not None:
+            exact_samples += 1
+            for i, value in enumerate(solved):
+                values[i].append(value * scale)
+                wins[i].append(1.0 if value > 0 else 0.0)
+        else:
+            _play_out(fast, codes, team, valuer, precision.playouts, rng, values, wins, scale)
+            playouts += precision.playouts * len(codes)
+        weights.append(sample.weight**GALLO.belief if GALLO.belief else 1.0)
+    if not weights:
+        raise FichaFlowError("review.unreadable")
+    moves = _rank([m for _, m in choices], values, wins, weights)
+    return Evaluation(seat, moves, precision.name, len(weights), exact_samples, playouts,
+                      solver.nodes)  # fmt: skip
+
+
+def _play_out(
+    fast: FastHand,
+    codes: Sequence[int],
+    team: int,
+    valuer: Valuer,
+    count: int,
+    rng: random.Random,
+    values: list[list[float]],
+    wins: list[list[float]],
+    scale: float,
+) -> None:
+    """Finish the deal ``count`` times after each move, every move on the same random streams
+    (common random numbers), and add each move's mean to ``values`` and ``wins``."""
+    seeds = [rng.getrandbits(64) for _ in range(count)]
+    value = valuer.value
+    for i, code in enumerate(codes):
+        fast.make(code)
+        total = 0.0
+        ahead = 0
+        for stream in seeds:
+            v = value(fast.playout(random.Random(stream).random, GALLO.greedy), team)
+            total += v
+            ahead += v > 0
+        fast.undo()
+        values[i].append(total * scale / count)
+        wins[i].append(ahead / count)
+
+
+def weighted(samples: Sequence[float], weights: Sequence[float]) -> Estimate:
+    """The weighted mean and its standard error (the usual estimate for self-normalized
+    weights: sum of w² (x - mean)², over (sum of w)²)."""
+    total = sum(weights)
+    mean = sum(w * x for w, x in zip(weights, samples, strict=True)) / total
+    spread = sum(w * w * (x - mean) ** 2 for w, x in zip(weights, samples, strict=True))
+    return Estimate(mean, math.sqrt(spread) / total)
+
+
+def _rank(
+    moves: list[Move], values: list[list[float]], wins: list[list[float]], weights: list[float]
+) -> tuple[MoveValue, ...]:
+    """Means, the best move, each move's paired cost against it and its verdict, best first."""
+    points = [weighted(v, weights) for v in values]
+    chance = [weighted(w, weights) for w in wins]
+
+    def order(i: int) -> tuple[float, float, int, int]:
+        tile = moves[i].tile
+        return (round(points[i].mean, 9), round(chance[i].mean, 9), PIPS[tile], -i)
+
+    ranked = sorted(range(len(moves)), key=order, reverse=True)
+    top = ranked[0]
+    out = []
+    for i in ranked:
+        gaps = [b - x for b, x in zip(values[top], values[i], strict=True)]
+        cost = weighted(gaps, weights) if i != top else Estimate(0.0, 0.0)
+        if i == top:
+            verdict = BEST
+        elif cost.mean <= max(NOISE * cost.se, MIN_COST):
+            verdict = GOOD
+        else:
+            verdict = MISTAKE
+        out.append(MoveValue(moves[i], points[i], chance[i], cost, verdict))
+    return tuple(out)
+
+
+def hindsight(hand: Hand, rules: Rules, evaluation: Evaluation, nodes: int) -> Evaluation:
+    """``evaluation`` with the exact value of each move in the true position (``hand``, every
+    tile visible), when the solver finishes within ``nodes``; unchanged otherwise."""
+    if len(evaluation.moves) < 2:
+        return evaluation
+    fast = FastHand.from_hand(hand)
+    solver = Solver(valuer_for(rules), rules.team_of(evaluation.seat), nodes)
+    solver.reset_table(fast)
+    try:
+        exact = solver.move_values(fast, [from_core(m.move) for m in evaluation.moves])
+    except OutOfNodes:
+        return evaluation
+    scale = 1.0 / (rules.teams - 1)
+    moves = tuple(
+        replace(m, hindsight=v * scale) for m, v in zip(evaluation.moves, exact, strict=True)
+    )
+    return replace(evaluation, moves=moves, hindsight_solved=True,
+                   nodes=evaluation.nodes + solver.nodes)  # fmt: skip

@@ -1,0 +1,401 @@
+"""What a seat could know that mattered, said in Spanish (and English) the way players say it.
+
+Each fact is read from the seat's view with the tile counting and pass reading of
+:mod:`fichaflow.bots.knowledge`, and is stated only when it is true in the position: "Beto no
+tiene ni 4 ni 1 (pasó al 4)" only when the deductions prove it, "tu 6-6 es doble muerto" only when
+the double can never be placed. A fact is a code and its parameters (seats, tiles, numbers), so
+that a program reads it as data and every interface words it the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from fichaflow.bots.knowledge import (
+    Knowledge,
+    announced,
+    closes,
+    deduce,
+    ends_after,
+    line_tiles,
+    partner,
+)
+from fichaflow.core.explain import seat_names
+from fichaflow.core.hand import End, Move
+from fichaflow.core.rules import Rules
+from fichaflow.core.tiles import (
+    ALL_TILES,
+    PIPS,
+    SUIT,
+    name,
+    other_half,
+    pips_of,
+    tile_of,
+)
+from fichaflow.core.view import SeatView
+
+NEAR_TRANQUE: Final = 2
+"""After a move, this many tiles or fewer left to fit the ends is a tranque near."""
+TRANQUE_IN_SIGHT: Final = 3
+"""Before a move, this many tiles or fewer left to fit the ends is a tranque in sight."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One true statement about a position or a move. ``params`` name seats (``who``), tiles
+    (``tile``, ``double``, ``lead``), numbers (``a``, ``b``, ``number``) and counts."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self, rules: Rules, names: Sequence[str] | None, lang: str = "es") -> str:
+        return render(self, rules, names, lang)
+
+    def to_json(self, rules: Rules, names: Sequence[str] | None) -> dict[str, Any]:
+        params = {k: _plain(k, v) for k, v in self.params.items()}
+        return {
+            "code": self.code,
+            "params": params,
+            "es": self.text(rules, names, "es"),
+            "en": self.text(rules, names, "en"),
+        }
+
+
+# -- reading the position ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one decision's facts are read from: the view and what it proves."""
+
+    view: SeatView
+    know: Knowledge
+    line: int
+    owners: tuple[tuple[int, int, bool] | None, tuple[int, int, bool] | None]
+    """For each end (left, right): who put its number there, the number, and whether it was the
+    salida; None before the salida."""
+
+
+def read(view: SeatView) -> Reading:
+    return Reading(view, deduce(view), line_tiles(view), _end_owners(view))
+
+
+def _end_owners(
+    view: SeatView,
+) -> tuple[tuple[int, int, bool] | None, tuple[int, int, bool] | None]:
+    left: tuple[int, int, bool] | None = None
+    right: tuple[int, int, bool] | None = None
+    for turn in view.history:
+        if turn.kind != "play":
+            continue
+        if turn.end is None:
+            assert turn.lead_left is not None
+            left = (turn.seat, turn.lead_left, True)
+            right = (turn.seat, other_half(turn.tile, turn.lead_left), True)
+        elif turn.end is End.LEFT:
+            left = (turn.seat, other_half(turn.tile, turn.left), False)
+        else:
+            right = (turn.seat, other_half(turn.tile, turn.right), False)
+    return left, right
+
+
+def _is_dead(double_number: int, line: int, left: int, right: int) -> bool:
+    """A double can never be placed: every other tile of its number is on the line (so no end
+    will show the number again) and no end shows it now."""
+    double = tile_of(double_number, double_number)
+    others = SUIT[double_number] & ~(1 << double)
+    return not others & ~line and double_number not in (left, right)
+
+
+def _passed_to(view: SeatView, seat: int, numbers: Sequence[int]) -> list[int]:
+    """Of ``numbers``, those ``seat`` passed to (or drew on) since their last draw: the
+    evidence a player reads. Numbers left out were proved by counting."""
+    seen: set[int] = set()
+    for turn in reversed(view.history):
+        if turn.seat != seat or turn.kind == "play":
+            continue
+        if turn.kind == "draw":
+            # Drawn tiles are not bound by earlier passes; the last draw itself proves nothing
+            # about the tiles drawn with it.
+            break
+        seen.update((turn.left, turn.right))
+    return [n for n in numbers if n in seen]
+
+
+def decision_facts(reading: Reading) -> list[Fact]:
+    """Facts about the seat's position before it moves."""
+    view = reading.view
+    out = []
+    for number in range(7):
+        double = tile_of(number, number)
+        if view.tiles >> double & 1 and _is_dead(number, reading.line, view.left, view.right):
+            out.append(Fact("dead_double", {"double": double, "number": number}))
+    return out
+
+
+def move_facts(reading: Reading, move: Move, moves: Sequence[Move]) -> list[Fact]:
+    """Facts about one candidate ``move`` among ``moves`` (all the seat could play)."""
+    view = reading.view
+    assert view.seat is not None
+    if not move.is_play:
+        return []
+    tile = move.tile
+    own_after = view.tiles & ~(1 << tile)
+    if not own_after:
+        return [Fact("domino", {"tile": tile})]
+    out: list[Fact] = []
+    if closes(view, move, reading.line):
+        out.append(Fact("closes", {"tile": tile, "pips": pips_of(own_after)}))
+    else:
+        left, right = ends_after(view, move)
+        line_after = reading.line | 1 << tile
+        fitting = (ALL_TILES & ~line_after & (SUIT[left] | SUIT[right])).bit_count()
+        if fitting <= NEAR_TRANQUE:
+            out.append(Fact("tranque_near", {"tile": tile, "count": fitting, "a": left,
+                                             "b": right}))  # fmt: skip
+        why = _tranque_in_sight(reading, moves)
+        if why is not None and _heaviest(tile, moves):
+            out.append(Fact("heaviest", {"tile": tile, "pips": PIPS[tile], **why}))
+        out += _blocking(reading, tile, left, right)
+        out += _covering(reading, move, left, right)
+        for number in range(7):
+            double = tile_of(number, number)
+            if (
+                own_after >> double & 1
+                and _is_dead(number, line_after, left, right)
+                and not _is_dead(number, reading.line, view.left, view.right)
+            ):
+                out.append(Fact("kills_double", {"tile": tile, "double": double}))
+    return out
+
+
+def _tranque_in_sight(reading: Reading, moves: Sequence[Move]) -> dict[str, int] | None:
+    """Why a tranque is close now, as a fact's parameters: some candidate closes the hand
+    (``closer``), or few tiles outside the line fit the open ends (``count``, ``a``, ``b``)."""
+    view = reading.view
+    for move in moves:
+        if move.is_play and view.tiles != 1 << move.tile and closes(view, move, reading.line):
+            return {"closer": move.tile}
+    if view.left < 0:
+        return None
+    fitting = ALL_TILES & ~reading.line & (SUIT[view.left] | SUIT[view.right])
+    if fitting.bit_count() <= TRANQUE_IN_SIGHT:
+        return {"count": fitting.bit_count(), "a": view.left, "b": view.right}
+    return None
+
+
+def _heaviest(tile: int, moves: Sequence[Move]) -> bool:
+    """``tile`` is the heaviest the seat could play, and strictly heavier than some other."""
+    weights = {PIPS[m.tile] for m in moves if m.is_play}
+    return PIPS[tile] == max(weights) and len(weights) > 1
+
+
+def _blocking(reading: Reading, tile: int, left: int, right: int) -> list[Fact]:
+    """The next player (a rival) surely has nothing for the new ends; in parejas, the same for
+    the partner."""
+    view, know = reading.view, reading.know
+    assert view.seat is not None
+    rules = view.rules
+    out = []
+    ends = sorted({left, right})
+    after = (view.seat + 1) % rules.seats
+    if all(know.surely_lacks(after, n) for n in ends):
+        must = "draw" if view.stock_left else "pass"
+        out.append(Fact("next_blocked", {"tile": tile, "who": after, "a": left, "b": right,
+                                         "passed": _passed_to(view, after, ends),
+                                         "must": must}))  # fmt: skip
+    mate = partner(rules, view.seat)
+    if mate is not None and all(know.surely_lacks(mate, n) for n in ends):
+        out.append(Fact("partner_blocked", {"tile": tile, "who": mate, "a": left, "b": right,
+                                            "passed": _passed_to(view, mate, ends)}))  # fmt: skip
+    return out
+
+
+def _covering(reading: Reading, move: Move, left: int, right: int) -> list[Fact]:
+    """The move covers the number the partner put on that end, or the number a rival led
+    with or announced."""
+    view = reading.view
+    assert view.seat is not None
+    if move.end is None:
+        return []
+    rules = view.rules
+    end = move.end
+    owner = reading.owners[int(end)]
+    covered = view.left if end is End.LEFT else view.right
+    now = left if end is End.LEFT else right
+    if owner is None or now == covered:
+        return []
+    seat, number, salida = owner
+    mine = rules.team_of(view.seat)
+    if seat == view.seat:
+        return []
+    side = "partner" if rules.team_of(seat) == mine else "rival"
+    lead = view.history[0].tile if view.history else -1
+    if salida:
+        why = "lead"
+    else:
+        shown = announced(view)[seat]
+        why = "placed_announced" if shown >> number & 1 else "placed"
+    if side == "rival" and why == "placed":
+        return []  # covering a rival's number is ordinary play unless it is their own number
+    return [Fact(f"covers_{side}", {"tile": move.tile, "who": seat, "number": number,
+                                    "why": why, "lead": lead})]  # fmt: skip
+
+
+# -- saying it ---------------------------------------------------------------------------------
+
+TEXT: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "domino": "Con el {tile} dominas: era tu última ficha.",
+        "closes": "El {tile} tranca la mano; te quedas con {pips}.",
+        "tranque_near": (
+            "Después del {tile} {count_left} por jugar que {fits} {ends}: el tranque está cerca."
+        ),
+        "heaviest": "Con el tranque cerca ({near}), el {tile} es la ficha más pesada que podías "
+        "soltar ({pips}).",
+        "near_count": "{count_left} por jugar que {fits} {ends}",
+        "near_closer": "el {closer} trancaba la mano",
+        "next_blocked": "Con el {tile} {ends_show}; {who} no tiene {none}{evidence}: le toca y "
+        "{must}.",
+        "partner_blocked": "Con el {tile} {ends_show}, y tu pareja {who} no tiene {none}"
+        "{evidence}.",
+        "covers_partner": "El {tile} tapa el {number} {why} tu pareja {who}{lead_note}.",
+        "covers_rival": "El {tile} tapa el {number} {why} {who}{lead_note}.",
+        "kills_double": "Con el {tile} tu {double} queda muerto: ya no habrá dónde ponerlo.",
+        "dead_double": "Tu {double} es doble muerto: las otras seis fichas del {number} ya están "
+        "en la mesa y no lo podrás poner.",
+        "must_pass": "tiene que pasar",
+        "must_draw": "tiene que robar",
+        "passed": " (pasó {numbers})",
+        "counted": " (por la cuenta de las fichas)",
+        "passed_to": "al {n}",
+        "and": " y ",
+        "one_left": "solo queda 1 ficha",
+        "many_left": "solo quedan {count} fichas",
+        "none_left": "no queda ninguna ficha",
+        "fits_one": "pegue",
+        "fits_many": "peguen",
+        "ends_two": "al {a} o al {b}",
+        "ends_one": "al {a}",
+        "show_two": "las puntas quedan en {a} y {b}",
+        "show_one": "las dos puntas quedan en {a}",
+        "none_two": "ninguno de los dos",
+        "none_one": "{a}",
+        "why_placed": "que puso",
+        "why_lead": "con que salió",
+        "why_placed_announced": "que puso",
+        "lead_note": " (salió con el {lead})",
+        "pips_one": "1 tanto",
+        "pips_many": "{pips} tantos",
+        "blank": "blanco",
+    },
+    "en": {
+        "domino": "With the {tile} you dominate: it was your last tile.",
+        "closes": "The {tile} blocks the hand (tranque); you are left with {pips}.",
+        "tranque_near": "After the {tile}, {count_left} to play that {fits} {ends}: a tranque is "
+        "near.",
+        "heaviest": "With a tranque near ({near}), the {tile} is the heaviest tile you could shed "
+        "({pips}).",
+        "near_count": "{count_left} to play that {fits} {ends}",
+        "near_closer": "the {closer} would block the hand",
+        "next_blocked": "With the {tile} {ends_show}; {who} has {none}{evidence}: it is their "
+        "turn and they {must}.",
+        "partner_blocked": "With the {tile} {ends_show}, and your partner {who} has {none}"
+        "{evidence}.",
+        "covers_partner": "The {tile} covers the {number} {why} your partner {who}{lead_note}.",
+        "covers_rival": "The {tile} covers the {number} {why} {who}{lead_note}.",
+        "kills_double": "With the {tile} your {double} dies: there will be nowhere to place it.",
+        "dead_double": "Your {double} is a doble muerto: the other six tiles of the {number} are "
+        "on the table, and you will not be able to place it.",
+        "must_pass": "must pass",
+        "must_draw": "must draw",
+        "passed": " (passed on {numbers})",
+        "counted": " (by counting the tiles)",
+        "passed_to": "the {n}",
+        "and": " and ",
+        "one_left": "only 1 tile is left",
+        "many_left": "only {count} tiles are left",
+        "none_left": "no tile is left",
+        "fits_one": "fits",
+        "fits_many": "fit",
+        "ends_two": "the {a} or the {b}",
+        "ends_one": "the {a}",
+        "show_two": "the ends show {a} and {b}",
+        "show_one": "both ends show {a}",
+        "none_two": "neither",
+        "none_one": "no {a}",
+        "why_placed": "placed by",
+        "why_lead": "led by",
+        "why_placed_announced": "placed by",
+        "lead_note": " (who led the {lead})",
+        "pips_one": "1 pip",
+        "pips_many": "{pips} pips",
+        "blank": "blank",
+    },
+}
+
+
+def number_word(number: int, lang: str = "es") -> str:
+    """How players say an end's number: digits, and the blank by its name."""
+    if number == 0:
+        return TEXT["en" if lang == "en" else "es"]["blank"]
+    return str(number)
+
+
+def _plain(key: str, value: Any) -> Any:
+    """A parameter as JSON shows it: tiles by name, everything else as it is."""
+    if key in ("tile", "double", "closer") or (key == "lead" and value >= 0):
+        return name(value)
+    return value
+
+
+def render(fact: Fact, rules: Rules, names: Sequence[str] | None, lang: str = "es") -> str:
+    """The fact as a sentence in ``lang`` (Spanish unless "en")."""
+    lang = "en" if lang == "en" else "es"
+    t = TEXT[lang]
+    who = seat_names(rules, names, lang)
+    p = dict(fact.params)
+    words: dict[str, Any] = {}
+    for key in ("tile", "double"):
+        if key in p:
+            words[key] = name(p[key])
+    if "number" in p:
+        words["number"] = number_word(p["number"], lang)
+    if "pips" in p:
+        words["pips"] = _pips(p["pips"], t)
+    if "who" in p:
+        words["who"] = who[p["who"]]
+    if "a" in p:
+        a, b = number_word(p["a"], lang), number_word(p["b"], lang)
+        same = p["a"] == p["b"]
+        words["ends"] = t["ends_one" if same else "ends_two"].format(a=a, b=b)
+        words["ends_show"] = t["show_one" if same else "show_two"].format(a=a, b=b)
+        words["none"] = t["none_one" if same else "none_two"].format(a=a)
+    if "count" in p:
+        count = p["count"]
+        key = "none_left" if count == 0 else "one_left" if count == 1 else "many_left"
+        words["count_left"] = t[key].format(count=count)
+        words["fits"] = t["fits_one" if count == 1 else "fits_many"]
+    if fact.code == "heaviest":
+        if "closer" in p:
+            words["near"] = t["near_closer"].format(closer=name(p["closer"]))
+        else:
+            words["near"] = t["near_count"].format(**words)
+    if "passed" in p:
+        passed = [t["passed_to"].format(n=number_word(n, lang)) for n in p["passed"]]
+        words["evidence"] = (
+            t["passed"].format(numbers=t["and"].join(passed)) if passed else t["counted"]
+        )
+    if "must" in p:
+        words["must"] = t["must_draw" if p["must"] == "draw" else "must_pass"]
+    if "why" in p:
+        words["why"] = t[f"why_{p['why']}"]
+        show_lead = p["why"] == "placed_announced" and p.get("lead", -1) >= 0
+        words["lead_note"] = t["lead_note"].format(lead=name(p["lead"])) if show_lead else ""
+    return t[fact.code].format(**words)
+
+
+def _pips(pips: int, t: Mapping[str, str]) -> str:
+    return t["pips_one"] if pips == 1 else t["pips_many"].format(pips=pips)

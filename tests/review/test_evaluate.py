@@ -1,0 +1,156 @@
+"""The evaluation of one decision: it reads only the seat's view, agrees with exact solving when
+the view leaves nothing hidden, and flags a move that throws points away."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from fichaflow.bots.knowledge import deduce
+from fichaflow.core import record
+from fichaflow.core.hand import Move
+from fichaflow.core.tiles import parse
+from fichaflow.review.evaluate import BEST, GOOD, MISTAKE, evaluate, hindsight
+from fichaflow.review.hand import decision_points, hand_of, review_decision, review_hand
+from fichaflow.review.precision import PRECISIONS, Precision
+from fichaflow.search.sampler import sample_deals
+
+from .helpers import PRESETS, other_position, played, replay_to, view_of
+from .records import LAST_TILES
+
+FAST = PRECISIONS["fast"]
+THOROUGH = Precision("thorough", samples=12, playouts=4, exact_after=0, nodes=10**7,
+                     hindsight_nodes=10**7)  # fmt: skip
+"""Exact solving of every sampled deal, with room enough to finish."""
+
+
+def _decision(subject, pick: int) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
+    """A (seat, history index) of some decision of the hand, chosen by ``pick``."""
+    found = [(s, i) for s in range(subject.rules.seats) for i in decision_points(subject, s)]
+    return found[pick % len(found)] if found else None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(PRESETS),
+    seed=st.integers(0, 10**6),
+    pick=st.integers(0, 10**3),
+    forced=st.booleans(),
+)
+def test_moving_the_hidden_tiles_changes_no_realistic_value(
+    preset: str, seed: int, pick: int, forced: bool
+) -> None:
+    subject = played(preset, seed, forced)
+    chosen = _decision(subject, pick)
+    assume(chosen is not None)
+    assert chosen is not None
+    _seat, index = chosen
+    truth = replay_to(subject, index)
+    view = view_of(subject, truth)
+    # Another deal of the hidden tiles that the seat cannot tell from the true one.
+    others = [
+        s
+        for s in sample_deals(view, 30, seed=seed)
+        if s.hands != truth.hands or s.stock != list(truth.stock[truth.stock_pos :])
+    ]
+    assume(others)
+    moved = other_position(subject, index, others[0])
+    assert view_of(subject, moved) == view
+    assert (
+        moved.hands != truth.hands
+        or moved.stock[moved.stock_pos :] != truth.stock[truth.stock_pos :]
+    )
+
+    played_move = subject.hand.history[index].move
+    first = review_decision(subject, truth, played_move, FAST, seed=seed)
+    second = review_decision(subject, moved, played_move, FAST, seed=seed)
+    realistic = [(m.move, m.points, m.win, m.cost, m.verdict) for m in first.evaluation.moves]
+    assert realistic == [
+        (m.move, m.points, m.win, m.cost, m.verdict) for m in second.evaluation.moves
+    ]
+    assert first.facts == second.facts and first.move_facts == second.move_facts
+    assert evaluate(view, FAST, seed) == evaluate(view_of(subject, moved), FAST, seed)
+
+
+def test_the_same_view_and_seed_give_the_same_evaluation_and_another_seed_other_deals() -> None:
+    subject = played("venezuela", 11, forced_first=False)
+    _seat, index = _decision(subject, 3) or (0, 0)
+    view = view_of(subject, replay_to(subject, index))
+    assert evaluate(view, FAST, seed=5) == evaluate(view, FAST, seed=5)
+    assert evaluate(view, FAST, seed=5) != evaluate(view, FAST, seed=6)
+
+
+def _determined(view) -> bool:  # type: ignore[no-untyped-def]
+    """The view leaves nothing hidden: no montón, and every other hand holds exactly the tiles it
+    may hold."""
+    know = deduce(view)
+    return view.stock_left == 0 and all(
+        know.possible(s).bit_count() == view.counts[s]
+        for s in range(view.rules.seats)
+        if s != view.seat
+    )
+
+
+def test_with_nothing_hidden_the_evaluation_is_the_exact_solution() -> None:
+    """When counting leaves every tile in one place, each sampled deal is the true one, so the
+    expected points of every move are its exact value, with no error."""
+    checked = 0
+    for preset in ("mano_a_mano", "venezuela", "tres"):
+        for seed in range(60):
+            subject = played(preset, seed)
+            for seat in range(subject.rules.seats):
+                for index in decision_points(subject, seat):
+                    truth = replay_to(subject, index)
+                    view = view_of(subject, truth)
+                    if not _determined(view):
+                        continue
+                    found = hindsight(truth, subject.rules, evaluate(view, THOROUGH), 10**7)
+                    assert found.hindsight_solved
+                    assert found.exact_samples == found.samples > 0
+                    for move in found.moves:
+                        assert move.hindsight is not None
+                        assert move.points.mean == pytest.approx(move.hindsight, abs=1e-9)
+                        assert move.points.se == pytest.approx(0, abs=1e-9)
+                        assert move.win.mean in (pytest.approx(0), pytest.approx(1))
+                    best = max(m.hindsight or 0 for m in found.moves)
+                    assert found.best.hindsight == best
+                    checked += 1
+    assert checked >= 10
+
+
+def test_throwing_away_a_won_domino_is_a_mistake_that_costs_21_points() -> None:
+    partida = record.replay(record.parse_record(LAST_TILES))
+    review = review_hand(hand_of(partida, 1), 1, PRECISIONS["normal"])
+    last = review.decisions[-1]
+    assert [m.move.tile for m in last.evaluation.moves] == [parse("3-1"), parse("6-4")]
+    best, bad = last.evaluation.moves
+    # Everything is in sight at the end (the montón is empty): the values are exact.
+    assert best.verdict == BEST and best.points.mean == pytest.approx(24)
+    assert best.hindsight == pytest.approx(24) and best.win.mean == pytest.approx(1)
+    assert bad.move == last.played and bad.verdict == MISTAKE
+    assert bad.cost.mean == pytest.approx(21) and bad.hindsight == pytest.approx(3)
+    assert review.mistakes >= 1 and review.points_lost >= 21
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_decision_has_one_best_move_and_costs_that_are_never_negative(preset: str) -> None:
+    subject = played(preset, 3, forced_first=False)
+    for seat in range(subject.rules.seats):
+        review = review_hand(subject, seat, FAST)
+        assert len(review.decisions) == len(decision_points(subject, seat))
+        for decision in review.decisions:
+            moves = decision.evaluation.moves
+            assert [m.verdict for m in moves].count(BEST) == 1 and moves[0].verdict == BEST
+            assert all(m.verdict in (BEST, GOOD, MISTAKE) for m in moves)
+            assert all(m.cost.mean >= -1e-9 for m in moves)
+            assert [m.points.mean for m in moves] == sorted(
+                (m.points.mean for m in moves), reverse=True
+            )
+            assert all(0 <= m.win.mean <= 1 for m in moves)
+            assert decision.played in [m.move for m in moves] or any(
+                m.move.tile == decision.played.tile for m in moves
+            )
+            legal = {(m.tile, m.end) for m in decision.view.legal}
+            assert {(m.move.tile, m.move.end) for m in moves} <= legal
+            assert isinstance(decision.played, Move)
