@@ -11,7 +11,9 @@ the authoritative hand; the package's game follows it move by move (its own boar
 automatic passes), and at the end both must agree on who won and how much, or the script stops.
 
     pip install -e '.[bench]'
-    python bench/gallo_vs_dominoes.py --deals 100 --workers 1
+    python bench/gallo_vs_dominoes.py --deals 60 --first 0 --out gd.jsonl
+    python bench/gallo_vs_dominoes.py --deals 60 --first 60 --out gd.jsonl
+    python bench/gallo_vs_dominoes.py --summary gd.jsonl
 """
 
 from __future__ import annotations
@@ -111,7 +113,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=150.0)
     parser.add_argument("--out", help="also write the per-deal results here (JSON lines)")
+    parser.add_argument("--summary", nargs="+", metavar="FILE", help="sum up --out files")
     args = parser.parse_args()
+    if args.summary:
+        by_deal: dict[int, list[dict[str, Any]]] = {}
+        for path in args.summary:
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    row = json.loads(line)
+                    by_deal.setdefault(row["deal"], []).append(row)
+        groups = [by_deal[n] for n in sorted(by_deal) if len(by_deal[n]) == 2]
+        print(json.dumps(summary(groups, 0.0, 0), indent=1))
+        return
     options = {"budget_ms": args.budget_ms}
     tasks = [(n, options) for n in range(args.first, args.first + args.deals)]
     started = time.time()

@@ -48,6 +48,7 @@ def play(args: argparse.Namespace) -> None:
                     "times": [[round(t, 5) for t in side] for side in g.times],
                 }
                 out.write(json.dumps(row) + "\n")
+            out.flush()  # a chunk stopped early keeps its finished groups
     print(f"{args.bot}: groups {args.groups[0]}..{args.groups[1]} in {time.time() - started:.0f} s")
 
 
@@ -56,11 +57,15 @@ def summary(args: argparse.Namespace) -> None:
     for path in args.files:
         with open(path, encoding="utf-8") as f:
             for line in f:
-                row = json.loads(line)
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by a stopped run
                 by_bot[row["bot"]][row["group"]].append(row)
     report: dict[str, Any] = {"python": platform.python_version(), "duels": {}}
     for bot, groups in by_bot.items():
-        ordered = [groups[k] for k in sorted(groups)]
+        size = max(len(games) for games in groups.values())
+        ordered = [groups[k] for k in sorted(groups) if len(groups[k]) == size]  # whole groups
         won = [sum(g["winner"] == 0 for g in games) for games in ordered]
         lost = [sum(g["winner"] == 1 for g in games) for games in ordered]
         decided = [w + lo for w, lo in zip(won, lost, strict=True)]
