@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -124,6 +125,16 @@ def test_both_reach_the_target_level_after_a_hand_nobody_won_and_another_hand_is
     assert partida.winner is None
     # another hand is played, led by the next seat (rotacion)
     assert partida.start_hand(Deal.from_seed(4, "otra")).leader == 1
+
+
+def test_bonuses_alone_leave_the_lead_where_it_was_under_ganador() -> None:
+    """Nobody won the tied hand, though both pairs got a bonus: the same seat leads again."""
+    record = copy.deepcopy(TIED_BONUS_RECORD)
+    record["rules"] = {**record["rules"], "next_lead": "ganador", "target": 500}  # type: ignore[dict-item]
+    partida = replay(parse_record(record))
+    assert partida.scores == (50, 50)
+    assert partida.played[-1].score.winner is None
+    assert partida.next_leader() == 0
 
 
 # -- zapato and chancleta -------------------------------------------------------------------------
