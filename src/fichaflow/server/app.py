@@ -24,6 +24,7 @@ from fichaflow.anotador.router import install as install_anotador
 from fichaflow.bots import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.rules import CHOICES, PRESETS
+from fichaflow.review.router import install as install_repaso
 from fichaflow.server import protocol as p
 from fichaflow.server import wire
 from fichaflow.server.botpool import BotPool
@@ -131,6 +132,7 @@ def create_app(settings: Settings) -> FastAPI:
         return FileResponse(WEB / "index.html")
 
     install_anotador(app, storage)  # the anotador's endpoints; its page is web/anotador/
+    install_repaso(app)  # the Repaso's endpoints; its page is web/repaso/
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
 

@@ -1,0 +1,239 @@
+"""The Repaso's HTTP endpoints, served by ``fichaflow serve`` beside the game.
+
+* ``GET /api/mesas/{code}/partidas/{number}/hands/{hand}/repaso[?seat=S&precision=P]``: a
+  finished hand of a mesa rebuilt move by move, and with a seat, that seat's review. Only hands
+  that have ended are ever read (the mesa's record holds nothing else), and those are face up.
+* ``POST /api/repaso`` with ``{"record": ..., "hand": K, "seat": S, "precision": P}``: the same
+  for a record the browser loaded from a file.
+* ``POST /api/mesas/{code}/pista`` with ``{"token": ...}``: the moves of the player to move,
+  ranked from that player's own view, only at a mesa where bots play every other seat.
+
+Reviews take seconds of work, so they run in a small pool of processes of their own (the game's
+mesas and bots are never held up), a few at a time, and answers are remembered: a finished hand
+never changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import hashlib
+import json
+import logging
+import multiprocessing
+import os
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Final, TypeVar
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.view import seat_view
+from fichaflow.review.service import check_request, hand_review, hand_timeline, pista
+from fichaflow.server import wire
+from fichaflow.server.mesa import token_hash
+from fichaflow.server.service import TableService
+
+log = logging.getLogger(__name__)
+
+MAX_BODY: Final = 256 * 1024
+"""A record posted for review may be this long at most."""
+PENDING_LIMIT: Final = 4
+"""Reviews waiting or running at once; past that, the server asks to try again later."""
+CACHE_SIZE: Final = 128
+HINT_PRECISIONS: Final = ("fast", "normal")
+
+T = TypeVar("T")
+
+
+def _review_worker(data: object, hand: int, seat: int, precision: str) -> dict[str, Any]:
+    """Runs in a worker process: check the request again and review the hand."""
+    return hand_review(check_request(data, hand, seat, precision))
+
+
+class ReviewPool:
+    """A few processes for reviews and hints, with a limit on waiting work and a memory of
+    answers."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or max(1, min(2, (os.cpu_count() or 1) // 2))
+        self._pool: ProcessPoolExecutor | None = None
+        self.pending = 0
+        self.cache: OrderedDict[tuple[object, ...], dict[str, Any]] = OrderedDict()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        if self.pending >= PENDING_LIMIT:
+            raise FichaFlowError("review.busy")
+        self.pending += 1
+        loop = asyncio.get_running_loop()
+        try:
+            try:
+                return await loop.run_in_executor(self._executor(), work, *args)
+            except BrokenProcessPool:
+                log.warning("review pool broke; starting a new one")
+                self._pool = None
+                return await loop.run_in_executor(self._executor(), work, *args)
+        finally:
+            self.pending -= 1
+
+    def remembered(self, key: tuple[object, ...]) -> dict[str, Any] | None:
+        found = self.cache.get(key)
+        if found is not None:
+            self.cache.move_to_end(key)
+        return found
+
+    def remember(self, key: tuple[object, ...], answer: dict[str, Any]) -> None:
+        self.cache[key] = answer
+        while len(self.cache) > CACHE_SIZE:
+            self.cache.popitem(last=False)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def _busy(exc: FichaFlowError) -> JSONResponse:
+    return JSONResponse({"error": wire.error(exc)}, status_code=503)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise FichaFlowError("review.too_big", limit=MAX_BODY)
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise FichaFlowError("review.not_json") from None
+    if not isinstance(data, dict):
+        raise FichaFlowError("review.not_json")
+    return data
+
+
+def _whole(data: dict[str, Any], key: str, default: int | None = None) -> int | None:
+    value = data.get(key, default)
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise FichaFlowError("review.whole", key=key)
+
+
+def _text(data: dict[str, Any], key: str, default: str) -> str:
+    value = data.get(key, default)
+    if isinstance(value, str):
+        return value
+    raise FichaFlowError("review.text", key=key)
+
+
+def _hand_key(data: object, hand: int) -> str:
+    """What a hand's review depends on: the rules, the players and the hands up to it (the
+    earlier ones give the scores its views show). Later hands of the partida change nothing."""
+    assert isinstance(data, dict)
+    hands = data.get("hands", [])
+    parts = [
+        data.get("rules"),
+        data.get("players"),
+        hands[:hand] if isinstance(hands, list) else [],
+    ]
+    text = json.dumps(parts, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def build_router(pool: ReviewPool) -> APIRouter:
+    router = APIRouter()
+
+    async def answer(
+        data: object, hand: int, seat: int | None, precision: str
+    ) -> dict[str, Any] | JSONResponse:
+        request = check_request(data, hand, seat, precision)
+        out: dict[str, Any] = {"hand": hand, "timeline": hand_timeline(request), "review": None}
+        if seat is None:
+            return out
+        key = (_hand_key(data, hand), hand, seat, request.precision)
+        review = pool.remembered(key)
+        if review is None:
+            try:
+                review = await pool.run(_review_worker, data, hand, seat, request.precision)
+            except FichaFlowError as exc:
+                return _busy(exc)
+            pool.remember(key, review)
+        out["review"] = review
+        return out
+
+    @router.get("/api/mesas/{code}/partidas/{number}/hands/{hand}/repaso", response_model=None)
+    async def mesa_hand(
+        code: str,
+        number: int,
+        hand: int,
+        request: Request,
+        seat: int | None = None,
+        precision: str = "normal",
+    ) -> dict[str, Any] | JSONResponse:
+        service: TableService = request.app.state.service
+        data = await service.record(code, number)
+        return await answer(data, hand, seat, precision)
+
+    @router.post("/api/repaso", response_model=None)
+    async def posted(request: Request) -> dict[str, Any] | JSONResponse:
+        body = await _json_body(request)
+        if "record" not in body:
+            raise FichaFlowError("review.missing", key="record")
+        hand = _whole(body, "hand", 1)
+        assert hand is not None
+        return await answer(
+            body["record"], hand, _whole(body, "seat"), _text(body, "precision", "normal")
+        )
+
+    @router.post("/api/mesas/{code}/pista", response_model=None)
+    async def hint(code: str, request: Request) -> dict[str, Any] | JSONResponse:
+        service: TableService = request.app.state.service
+        body = await _json_body(request)
+        token = _text(body, "token", "")
+        precision = _text(body, "precision", "fast")
+        if precision not in HINT_PRECISIONS:
+            raise FichaFlowError(
+                "review.precision", value=precision, allowed=", ".join(HINT_PRECISIONS)
+            )
+        room = service.room(code)
+        async with room.lock:
+            entry = service.tokens.get(token_hash(token))
+            if entry is None or entry[0] != code:
+                raise FichaFlowError("server.bad_token")
+            mesa = room.mesa
+            seat = mesa.seat_of(entry[1])
+            if seat is None:
+                raise FichaFlowError("server.not_seated")
+            for other, chair in enumerate(mesa.chairs):
+                if other != seat and (chair.bot is None or chair.person is not None):
+                    raise FichaFlowError("review.pista_bots")
+            hand = mesa.hand
+            if mesa.partida is None or hand is None or hand.turn != seat:
+                raise FichaFlowError("review.pista_turn")
+            view = seat_view(mesa.partida, seat)
+        assert view is not None
+        try:
+            return await pool.run(pista, view, precision)
+        except FichaFlowError as exc:
+            if exc.code == "review.busy":
+                return _busy(exc)
+            raise
+
+    return router
+
+
+def install(app: FastAPI) -> ReviewPool:
+    """Add the Repaso's endpoints to the server's app (before its static files)."""
+    pool = ReviewPool()
+    app.include_router(build_router(pool))
+    app.state.review_pool = pool
+    atexit.register(pool.close)
+    return pool

@@ -1,0 +1,200 @@
+"""The Repaso's endpoints on a real ``fichaflow serve`` process: a finished hand of a mesa
+rebuilt and reviewed, a record posted from a file, and the pista, given only to a player whose
+every other seat is a bot, from that player's view alone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.server.kit import Client, ServerProcess, create_mesa, join
+
+from fichaflow.core import record
+from fichaflow.core.tiles import name
+from fichaflow.core.view import SeatView
+from fichaflow.review.service import pista
+
+from .records import LAST_TILES
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("repaso")
+    process = ServerProcess(f"sqlite:///{Path(folder) / 'repaso.sqlite3'}")
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def _get(server: ServerProcess, path: str, **params: Any) -> httpx.Response:
+    return httpx.get(f"{server.url}{path}", params=params, timeout=120)
+
+
+def _post(server: ServerProcess, path: str, body: Any) -> httpx.Response:
+    return httpx.post(f"{server.url}{path}", json=body, timeout=120)
+
+
+def _error(response: httpx.Response, status: int, code: str) -> None:
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["code"] == code
+    assert error["message"] != error["message_en"] and len(error["message"]) > 10
+
+
+async def _bots_play_a_hand(server: ServerProcess) -> str:
+    """A mesa of four bots, started by its (unseated) host; returns once a hand has ended."""
+    mesa = await create_mesa(server, rules="venezuela", seats=["tirafichas"] * 4, name="Ana")
+    host = Client(server, mesa["code"], mesa["token"])
+    await host.connect()
+    await host.send({"type": "start"})
+    await host.expect("hand_end", timeout=60)
+    await host.close()
+    return str(mesa["code"])
+
+
+def test_a_finished_hand_of_a_mesa_is_rebuilt_and_reviewed(server: ServerProcess) -> None:
+    code = asyncio.run(_bots_play_a_hand(server))
+    path = f"/api/mesas/{code}/partidas/1/hands/1/repaso"
+    shown = _get(server, path)
+    assert shown.status_code == 200, shown.text
+    body = shown.json()
+    assert body["review"] is None
+    timeline = body["timeline"]
+    # The mesa's own record says what happened: the timeline replays exactly that.
+    saved = _get(server, f"/api/mesas/{code}/partidas/1/record").json()
+    partida = record.replay(record.parse_record(saved))
+    played = partida.played[0]
+    steps = timeline["steps"]
+    assert len(steps) == len(played.hand.history) + 1
+    assert steps[0]["kind"] is None and all(len(h) == 7 for h in steps[0]["hands"])
+    assert [s["tile"] for s in steps[1:] if s["kind"] == "play"] == [
+        name(t.move.tile) for t in played.hand.plays()
+    ]
+    assert [s["kind"] for s in steps[1:]].count("pass") == len(played.hand.history) - len(
+        played.hand.plays()
+    )
+    assert steps[-1]["ended"] and steps[-1]["pips"] == list(played.hand.pips())
+    assert steps[-1]["line"] == [list(pair) for pair in played.hand.line()]
+    assert timeline["score"]["gains"] == list(played.score.gains(2))
+    assert timeline["explanation"]["es"] and timeline["explanation"]["en"]
+
+    reviewed = _get(server, path, seat=1, precision="fast")
+    assert reviewed.status_code == 200, reviewed.text
+    review = reviewed.json()["review"]
+    assert review["seat"] == 1 and review["precision"] == "fast"
+    indices = [d["index"] for d in review["decisions"]]
+    assert indices == sorted(indices) and review["summary"]["decisions"] == len(indices)
+    for decision in review["decisions"]:
+        turn = played.hand.history[decision["index"]]
+        assert turn.seat == 1 and decision["played"].split(":")[0] in (
+            name(turn.move.tile),
+            "-".join(reversed(name(turn.move.tile).split("-"))),
+        )
+        assert decision["moves"][0]["verdict"] == "best" and len(decision["moves"]) > 1
+    # Asked again, the answer is remembered, and it is the same.
+    again = _get(server, path, seat=1, precision="fast")
+    assert again.json()["review"] == review
+
+    _error(_get(server, f"/api/mesas/{code}/partidas/1/hands/99/repaso"), 400, "review.hand")
+    _error(_get(server, path, seat=4), 400, "review.seat")
+    _error(_get(server, path, seat=0, precision="eterna"), 400, "review.precision")
+    _error(_get(server, "/api/mesas/nadie/partidas/1/hands/1/repaso"), 404, "server.no_mesa")
+
+
+def test_a_record_from_a_file_is_reviewed(server: ServerProcess) -> None:
+    answer = _post(server, "/api/repaso", {"record": LAST_TILES, "hand": 1, "seat": 1,
+                                           "precision": "fast"})  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["timeline"]["players"]["es"] == ["Ana", "Beto"]
+    last = body["review"]["decisions"][-1]
+    assert last["played"] == "6-4:right" and last["verdict"] == "mistake"
+    assert last["cost"] == pytest.approx(21)
+
+    _error(_post(server, "/api/repaso", {"hand": 1}), 400, "review.missing")
+    _error(_post(server, "/api/repaso", {"record": LAST_TILES, "seat": "uno"}), 400,
+           "review.whole")  # fmt: skip
+    _error(_post(server, "/api/repaso", {"record": {"rules": "nada"}}), 400,
+           "rules.unknown_preset")  # fmt: skip
+    broken = httpx.post(f"{server.url}/api/repaso", content=b"{", timeout=30)
+    _error(broken, 400, "review.not_json")
+
+
+async def _my_turn_against_bots(server: ServerProcess) -> tuple[str, str, dict[str, Any]]:
+    """Ana sits at seat 0 of a mesa of bots; returns (code, token, her view) once it is her
+    turn with a choice to make."""
+    mesa = await create_mesa(
+        server, rules="venezuela", seats=[None, "tirafichas", "tirafichas", "tirafichas"],
+        name="Ana", seat=0,
+    )  # fmt: skip
+    ana = Client(server, mesa["code"], mesa["token"])
+    await ana.connect()
+    await ana.send({"type": "start"})
+    deadline = time.monotonic() + 60
+    answered: tuple[int, int] | None = None
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+        view = ana.last_view()
+        if view is None:
+            continue
+        at = (view["hand_number"], len(view["history"]))
+        if view["ended"] and answered != at:
+            answered = at
+            await ana.send({"type": "ready"})
+        elif view["turn"] == 0 and len(view["legal"]) > 1:
+            await ana.close()
+            return str(mesa["code"]), str(mesa["token"]), view
+        elif view["turn"] == 0 and view["legal"] and answered != at:
+            answered = at
+            await ana.send({"type": "play", "move": view["legal"][0]})
+    raise AssertionError("Ana never had a choice to make")
+
+
+def test_the_pista_ranks_the_players_moves_from_their_view(server: ServerProcess) -> None:
+    code, token, view = asyncio.run(_my_turn_against_bots(server))
+    hint = _post(server, f"/api/mesas/{code}/pista", {"token": token})
+    assert hint.status_code == 200, hint.text
+    body = hint.json()
+    assert body["seat"] == 0
+    legal = set(view["legal"])
+    assert {m["move"] for m in body["moves"]} <= legal
+    assert body["moves"][0]["verdict"] == "best"
+    assert all(m["hindsight"] is None for m in body["moves"])
+    # The same answer as the pista computed here from the view the server sent Ana, and
+    # nothing else: the server used her view alone.
+    assert json.loads(json.dumps(pista(SeatView.from_json(view)))) == body
+
+    _error(_post(server, f"/api/mesas/{code}/pista", {"token": "not-a-token"}), 400,
+           "server.bad_token")  # fmt: skip
+    _error(_post(server, f"/api/mesas/{code}/pista", {"token": token, "precision": "deep"}),
+           400, "review.precision")  # fmt: skip
+
+
+def test_no_pista_where_another_person_plays_or_before_the_hand(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        mesa = await create_mesa(
+            server, rules="venezuela", seats=[None, None, "tirafichas", "tirafichas"],
+            name="Ana", seat=0,
+        )  # fmt: skip
+        await join(server, mesa["code"], "Beto", 1)
+        _error(_post(server, f"/api/mesas/{mesa['code']}/pista", {"token": mesa["token"]}),
+               400, "review.pista_bots")  # fmt: skip
+        alone = await create_mesa(
+            server, rules="venezuela", seats=[None, "gallo", "gallo", "gallo"], name="Ana",
+            seat=0,
+        )  # fmt: skip
+        _error(_post(server, f"/api/mesas/{alone['code']}/pista", {"token": alone["token"]}),
+               400, "review.pista_turn")  # fmt: skip
+        # A token of one mesa opens nothing at another.
+        _error(_post(server, f"/api/mesas/{alone['code']}/pista", {"token": mesa["token"]}),
+               400, "server.bad_token")  # fmt: skip
+
+    asyncio.run(scenario())
