@@ -87,6 +87,7 @@ def main() -> None:
             "rules_engine": rules_rate(rules, pool, args.seconds, seed=r),
         }
         row["ratio"] = row["search"] / row["dominoes"]
+        row["ratio_playout_only"] = row["search_playout_only"] / row["dominoes"]
         rows.append(row)
         if not args.json:
             print(f"round {r + 1}: " + ", ".join(f"{k} {v:,.1f}" for k, v in row.items()))
@@ -98,6 +99,7 @@ def main() -> None:
         "seconds": args.seconds,
         "median": {k: round(v, 2) for k, v in summary.items()},
         "min_ratio": round(min(row["ratio"] for row in rows), 2),
+        "min_ratio_playout_only": round(min(row["ratio_playout_only"] for row in rows), 2),
     }
     print(json.dumps(out, indent=None if args.json else 1))
 
