@@ -88,3 +88,15 @@ def test_running_out_of_nodes_leaves_the_position_as_it_was() -> None:
     with pytest.raises(OutOfNodes):
         solver.value(fast)
     assert (fast.hands, fast.turn, fast.left, fast.right, fast.depth) == before
+
+
+def test_a_passed_deadline_stops_the_search_and_restores_the_position() -> None:
+    rules = Rules.make("venezuela")
+    fast = FastHand.from_hand(new_hand(rules, 2))
+    before = (list(fast.hands), fast.turn, fast.depth)
+    solver = Solver(Valuer(rules), 0, deadline=0.0)  # long gone
+    solver.reset_table(fast)
+    with pytest.raises(OutOfNodes):
+        solver.value(fast)
+    assert (fast.hands, fast.turn, fast.depth) == before
+    assert solver.nodes <= 4096

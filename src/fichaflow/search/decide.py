@@ -127,7 +127,8 @@ class Searcher:
         team = self.rules.team_of(view.seat)
         totals = {code: 0.0 for code, _ in choices}
         weight_sum = 0.0
-        solver = Solver(self.valuer, team, budget.nodes)
+        hard_stop = None if budget.ms is None else start + budget.ms / 1000.0
+        solver = Solver(self.valuer, team, budget.nodes, hard_stop)
         exact = len(view.line) >= budget.exact_after
         samples = playouts = 0
         per_sample = 0.0
@@ -146,6 +147,8 @@ class Searcher:
                 try:
                     values = [float(v) for v in solver.move_values(fast, [c for c, _ in choices])]
                 except OutOfNodes:
+                    if samples:
+                        break  # keep the samples solved exactly rather than mix in playouts
                     exact = False
             if values is None:
                 values = self._playouts(fast, choices, team, rng)

@@ -9,6 +9,7 @@ that a bot can fall back on playouts when a position is too big to solve in time
 
 from __future__ import annotations
 
+from time import perf_counter
 from typing import Final
 
 from fichaflow.core.tiles import PIPS
@@ -20,17 +21,20 @@ _WIDTH: Final = 64
 
 
 class OutOfNodes(Exception):
-    """The node budget ran out before the search finished."""
+    """The node budget (or the clock) ran out before the search finished."""
 
 
 class Solver:
     """Solves positions for one side. ``nodes`` counts every position visited, over all calls."""
 
-    def __init__(self, valuer: Valuer, team: int, budget: int = 1 << 62) -> None:
+    def __init__(
+        self, valuer: Valuer, team: int, budget: int = 1 << 62, deadline: float | None = None
+    ) -> None:
         self.valuer = valuer
         self.team = team
         self.team_of = valuer.team_of
         self.budget = budget
+        self.deadline = deadline  # a time.perf_counter() instant, checked every 4096 nodes
         self.nodes = 0
         self._bufs = [[0] * _WIDTH for _ in range(128)]
         self._table: dict[int, tuple[int, int, int]] = {}
@@ -71,6 +75,8 @@ class Solver:
             return self.valuer.value(fast.end_key(), self.team)
         self.nodes += 1
         if self.nodes > self.budget:
+            raise OutOfNodes
+        if not self.nodes & 4095 and self.deadline is not None and perf_counter() > self.deadline:
             raise OutOfNodes
         key = -1
         if self._keyed:
