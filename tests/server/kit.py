@@ -202,9 +202,9 @@ class Client:
         if not self.autoplay:
             return
         if kind == "hand_end":
-            await self.send({"type": "ready"})
+            await self.send({"type": "ready", "after": message["hand"]["number"]})
         if kind == "welcome" and message["mesa"]["status"] == "hand_over":
-            await self.send({"type": "ready"})
+            await self.send({"type": "ready", "after": message["view"]["hand_number"]})
         view = message.get("view")
         if view and self.seat is not None and view["turn"] == self.seat and view["legal"]:
             at = (view["hand_number"], len(view["history"]))

@@ -7,11 +7,14 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from fichaflow.core.rules import PRESETS, Rules
+from fichaflow.server import changes as ch
 from fichaflow.server import storage, wire
 from fichaflow.server.fairness import new_seed
 from fichaflow.server.mesa import Mesa
@@ -80,4 +83,26 @@ def test_migrations_build_a_fresh_database_and_run_again_harmlessly(tmp_path: Pa
     tables = set(inspect(engine).get_table_names())
     assert {"mesas", "people", "seats", "partidas", "hands", "moves", "alembic_version"} <= tables
     assert storage.load_all(engine) == []
+    engine.dispose()
+
+
+def test_a_group_commit_fails_only_the_action_that_fails(tmp_path: Path) -> None:
+    engine = storage.make_engine(f"sqlite:///{tmp_path / 'group.sqlite3'}")
+    storage.migrate(engine)
+    storage.commit(engine, [ch.NewMesa("m", {"preset": "venezuela"}, {})])
+    writer = storage.Writer(engine)
+    move = ch.NewMove("m", 1, 1, 1, 0, "6-6", False)
+    first = writer.submit([move, ch.SetVersion("m", 1)])
+    first.result(10)
+    again = writer.submit([ch.SetVersion("m", 2), move])  # the same move twice: refused
+    other = writer.submit([ch.NewMove("m", 1, 1, 2, 1, "6-5", False), ch.SetVersion("m", 3)])
+    with pytest.raises(IntegrityError):
+        again.result(10)
+    other.result(10)
+    writer.close()
+    with engine.connect() as connection:
+        version = connection.execute(text("SELECT version FROM mesas")).scalar()
+        moves = connection.execute(text("SELECT notation FROM moves ORDER BY number")).all()
+    assert version == 3  # the refused action's own version change was rolled back with it
+    assert [m[0] for m in moves] == ["6-6", "6-5"]
     engine.dispose()

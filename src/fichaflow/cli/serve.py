@@ -98,5 +98,6 @@ def serve(host: str, port: int, db_url: str | None, bot_workers: int) -> None:
         host=host,
         port=port,
         ws_max_size=FRAME_LIMIT_BYTES,
+        ws_per_message_deflate=False,  # views are small; compressing them costs the CPU
         log_level="warning",
     )

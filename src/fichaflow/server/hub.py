@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections import deque
 from typing import Any
 
+import orjson
 from starlette.websockets import WebSocket
 
 from fichaflow.server.settings import MAX_MESSAGES_PER_SECOND, OUTBOX_LIMIT
@@ -37,7 +37,7 @@ class Connection:
         if self._outbox.qsize() >= OUTBOX_LIMIT:
             self.close(CLOSE_SLOW)
             return
-        text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+        text = message if isinstance(message, str) else orjson.dumps(message).decode()
         self._outbox.put_nowait(text)
 
     def close(self, code: int) -> None:

@@ -66,7 +66,18 @@ class Play(Strict):
 
 
 class Ready(Strict):
+    """Ready for the hand after hand ``after`` (once the mesa is past it, a late ready is
+    ignored); the next hand is dealt when every connected player is ready."""
+
     type: Literal["ready"]
+    after: int | None = None
+    ref: Ref
+
+
+class NextHand(Strict):
+    """Host: deal the next hand without waiting for everybody to be ready."""
+
+    type: Literal["next_hand"]
     ref: Ref
 
 
@@ -134,6 +145,7 @@ Intention = Annotated[
     Hello
     | Play
     | Ready
+    | NextHand
     | Start
     | Sit
     | Stand
@@ -148,7 +160,7 @@ Intention = Annotated[
 ]
 INTENTION: TypeAdapter[Intention] = TypeAdapter(Intention)
 TYPES = (
-    "hello", "play", "ready", "start", "sit", "stand", "queue", "unqueue", "seat_bot",
+    "hello", "play", "ready", "next_hand", "start", "sit", "stand", "queue", "unqueue", "seat_bot",
     "clear_seat", "reorder", "configure", "ping",
 )  # fmt: skip
 

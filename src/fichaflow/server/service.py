@@ -280,8 +280,14 @@ class TableService:
                 move = mesa.parse_move(seat, token)
                 await self._play(room, seat, move)
                 return
-            case p.Ready():
-                await self._ready(room, conn)
+            case p.Ready(after=after):
+                self._ready(room, conn, after)
+                return
+            case p.NextHand():
+                self._host(room, conn)
+                if mesa.status != "hand_over":
+                    raise FichaFlowError("server.not_hand_over")
+                await self._next_hand(room)
                 return
             case p.Start():
                 self._host(room, conn)
@@ -330,17 +336,13 @@ class TableService:
         self._after(room)
         self._broadcast_move(room, result)
 
-    async def _ready(self, room: Room, conn: Connection) -> None:
+    def _ready(self, room: Room, conn: Connection, after: int | None) -> None:
         mesa = room.mesa
-        person = self._person(room, conn)
+        seat = self._seat(room, conn)
+        if after is not None and mesa.playing and len(mesa.hands) > after:
+            return  # the next hand is already dealt: nothing to wait for
         if mesa.status != "hand_over":
             raise FichaFlowError("server.not_hand_over")
-        seat = mesa.seat_of(person)
-        if mesa.people[person].is_host:
-            await self._next_hand(room)
-            return
-        if seat is None:
-            raise FichaFlowError("server.not_seated")
         mesa.ready.add(seat)
         self._broadcast_mesa(room)
         self._maybe_next_hand(room)

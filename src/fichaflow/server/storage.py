@@ -1,16 +1,21 @@
 """The database: created and migrated (Alembic) at start, written one transaction per accepted
 action, read back whole at start to rebuild every mesa.
 
-All database work runs on a small thread pool off the event loop: one thread for SQLite (a
-single writer; WAL mode lets readers in), a few for PostgreSQL. A mesa's actions are already
-serialized by its lock, so each mesa's writes keep their order.
+Writes go through one writer thread with group commit: the actions waiting when it is free are
+written together, each in its own savepoint (its own nested transaction, so that one failing
+action fails alone), and made durable by a single commit; only then is each action's caller told
+it is committed. Many mesas' moves thus share one disk flush without any being told early.
+Reads run on a separate small thread pool. A mesa's actions are serialized by its lock, so each
+mesa's writes keep their order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import queue
+import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,12 +44,19 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        # let SQLAlchemy issue BEGIN itself, so that savepoints work (pysqlite's own
+        # transaction handling would get in their way)
+        dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={sqlite_synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
         cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN")
 
     return engine
 
@@ -142,6 +154,117 @@ def commit(engine: Engine, changes: Iterable[ch.Change]) -> None:
             write(connection, change)
 
 
+Job = tuple[Sequence[ch.Change], "Future[None]"]
+
+
+def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
+    """Many actions' changes at once: moves in one multi-row insert, each mesa's version set
+    once to its last value, anything else one by one, in order."""
+    moves = [c for c in changes if isinstance(c, ch.NewMove)]
+    versions = {c.code: c.version for c in changes if isinstance(c, ch.SetVersion)}
+    for change in changes:
+        if not isinstance(change, ch.NewMove | ch.SetVersion):
+            write(connection, change)
+    if moves:
+        now = _now()
+        connection.execute(
+            insert(MoveRow),
+            [
+                {
+                    "mesa": m.mesa,
+                    "partida": m.partida,
+                    "hand": m.hand,
+                    "number": m.number,
+                    "seat": m.seat,
+                    "notation": m.notation,
+                    "timed_out": m.timed_out,
+                    "created_at": now,
+                }
+                for m in moves
+            ],
+        )
+    for code, version in versions.items():
+        connection.execute(update(MesaRow).where(MesaRow.code == code).values(version=version))
+
+
+def commit_group(engine: Engine, jobs: Sequence[Job]) -> None:
+    """Commit several actions together, then tell each it is durable.
+
+    The usual case writes the whole group in one transaction. If that fails, each action is
+    written again in its own savepoint (its own nested transaction), so that an action that
+    fails is rolled back alone and only its future gets the error."""
+    try:
+        with engine.begin() as connection:
+            write_many(connection, [c for changes, _future in jobs for c in changes])
+    except Exception:
+        _commit_one_by_one(engine, jobs)
+        return
+    for _changes, future in jobs:
+        future.set_result(None)
+
+
+def _commit_one_by_one(engine: Engine, jobs: Sequence[Job]) -> None:
+    failed: dict[int, BaseException] = {}
+    try:
+        with engine.begin() as connection:
+            for n, (changes, _future) in enumerate(jobs):
+                savepoint = connection.begin_nested()
+                try:
+                    for change in changes:
+                        write(connection, change)
+                    savepoint.commit()
+                except Exception as exc:
+                    savepoint.rollback()
+                    failed[n] = exc
+    except Exception as exc:
+        for _changes, future in jobs:
+            future.set_exception(exc)
+        return
+    for n, (_changes, future) in enumerate(jobs):
+        if n in failed:
+            future.set_exception(failed[n])
+        else:
+            future.set_result(None)
+
+
+class Writer:
+    """The one thread that writes, committing whatever is waiting as one group."""
+
+    MAX_GROUP = 512
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._loop, name="fichaflow-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, changes: Sequence[ch.Change]) -> Future[None]:
+        future: Future[None] = Future()
+        self._queue.put((changes, future))
+        return future
+
+    def _loop(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            group = [job]
+            while len(group) < self.MAX_GROUP:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                group.append(more)
+            commit_group(self.engine, group)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(10)
+
+
 def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch.MesaSnapshot:
     """One mesa with the given partida (its newest by default) ready to replay."""
     code = mesa.code
@@ -204,18 +327,20 @@ class Storage:
     def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
         self.url = url
         self.engine = make_engine(url, sqlite_synchronous)
-        threads = 1 if self.engine.dialect.name == "sqlite" else 4
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="fichaflow-db")
+        self._pool = ThreadPoolExecutor(2, thread_name_prefix="fichaflow-db")
+        self._writer = Writer(self.engine)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     async def commit(self, changes: Sequence[ch.Change]) -> None:
-        await self.run(commit, self.engine, changes)
+        """Return once ``changes`` are durably committed (raise if they could not be)."""
+        await asyncio.wrap_future(self._writer.submit(changes))
 
     async def load_mesa(self, code: str, partida: int | None = None) -> ch.MesaSnapshot | None:
         return await self.run(load_mesa, self.engine, code, partida)
 
     def close(self) -> None:
+        self._writer.close()
         self._pool.shutdown(wait=True)
         self.engine.dispose()

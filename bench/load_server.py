@@ -1,0 +1,275 @@
+"""Server load: many mesas at once, each with four real WebSocket clients, against a real
+``fichaflow serve`` on SQLite, on the loopback address only.
+
+Every client answers its turn ``--delay`` seconds after its view says it is its turn (a random
+legal move), says it is ready the same time after a hand ends, and seat 0 (the host) starts the
+next partida the same time after one ends. The script reports, over a steady window after every
+table has started: moves accepted per second, the 50th/99th percentile and the largest time from a
+move sent to the sender receiving its broadcast, errors of any kind, and the server's largest
+resident memory and CPU use. Nothing but 127.0.0.1 is contacted, and the run stops by itself.
+
+    python bench/load_server.py --tables 500 --delay 0.5 --seconds 60
+    python bench/load_server.py --tables 200 --delay 0 --seconds 30     # moves per second
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+SERVE = [sys.executable, "-c", "from fichaflow.cli import main; main()", "serve"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def raise_open_files() -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    moves: list[float] = field(default_factory=list)  # when each accepted move was seen
+    errors: list[str] = field(default_factory=list)
+    partidas: int = 0
+
+
+class Player:
+    """One of a mesa's four clients."""
+
+    def __init__(self, url: str, code: str, token: str, seat: int, delay: float, stats: Stats):
+        self.url, self.code, self.token, self.seat = url, code, token, seat
+        self.delay, self.stats = delay, stats
+        self.rng = random.Random(f"{code}/{seat}")
+        self.ws: Any = None
+        self.answered: tuple[int, int] | None = None
+        self.sent_at: float | None = None
+        self.measuring = False
+
+    async def connect(self) -> None:
+        self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None)
+        await self.ws.send(json.dumps({"type": "hello", "code": self.code, "token": self.token}))
+
+    async def run(self, stop: asyncio.Event) -> None:
+        try:
+            async for raw in self.ws:
+                if stop.is_set():
+                    break
+                self.on(json.loads(raw))
+        except websockets.ConnectionClosed as exc:
+            if not stop.is_set():
+                self.stats.errors.append(f"closed {exc}")
+
+    def later(self, message: dict[str, Any]) -> None:
+        asyncio.get_running_loop().call_later(self.delay, self.send, message)
+
+    def send(self, message: dict[str, Any]) -> None:
+        if message["type"] == "play":
+            self.sent_at = time.perf_counter()
+        task = asyncio.ensure_future(self.ws.send(json.dumps(message)))
+        task.add_done_callback(lambda t: t.exception())
+
+    def on(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        now = time.perf_counter()
+        if kind == "error":
+            self.stats.errors.append(message["code"])
+            return
+        if kind in ("move", "hand_end"):
+            if self.seat == 0:
+                self.stats.moves.append(now)
+            if message["move"]["seat"] == self.seat and self.sent_at is not None:
+                if self.measuring:
+                    self.stats.latencies.append(now - self.sent_at)
+                self.sent_at = None
+        if kind == "hand_end":
+            self.later({"type": "ready", "after": message["hand"]["number"]})
+        if kind == "partida_end" and self.seat == 0:
+            self.stats.partidas += 1
+            self.later({"type": "start"})
+        view = message.get("view")
+        if view and not view["ended"] and view["turn"] == self.seat and view["legal"]:
+            at = (view["hand_number"], len(view["history"]))
+            if at != self.answered:
+                self.answered = at
+                self.later({"type": "play", "move": self.rng.choice(view["legal"])})
+
+
+async def make_tables(base: str, count: int) -> list[list[tuple[str, str, int]]]:
+    """``count`` mesas of four people; for each, (code, token, seat) per player."""
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        gate = asyncio.Semaphore(16)
+
+        async def one(n: int) -> list[tuple[str, str, int]]:
+            async with gate:
+                body = {"rules": "dominicana", "name": f"h{n}", "seat": 0}
+                created = (await http.post("/api/mesas", json=body)).json()
+                code = created["code"]
+                seats = [(code, created["token"], 0)]
+                for seat in (1, 2, 3):
+                    joined = await http.post(
+                        f"/api/mesas/{code}/join", json={"name": f"p{n}.{seat}", "seat": seat}
+                    )
+                    seats.append((code, joined.json()["token"], seat))
+                return seats
+
+        return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+async def drive(
+    ws_url: str, tables: list[list[tuple[str, str, int]]], delay: float, warmup: float,
+    seconds: float,
+) -> dict[str, Any]:  # fmt: skip
+    """Connect every player, start every mesa, measure over the steady window."""
+    stats = Stats()
+    stop = asyncio.Event()
+    players = [Player(ws_url, c, t, s, delay, stats) for table in tables for c, t, s in table]
+    for start in range(0, len(players), 100):
+        await asyncio.gather(*(p.connect() for p in players[start : start + 100]))
+    runners = [asyncio.ensure_future(p.run(stop)) for p in players]
+    await asyncio.sleep(1)
+    for player in players:
+        if player.seat == 0:
+            player.send({"type": "start"})
+    await asyncio.sleep(warmup)
+    for player in players:
+        player.measuring = True
+    begin = time.perf_counter()
+    cpu_begin = time.process_time()
+    await asyncio.sleep(seconds)
+    end = time.perf_counter()
+    client_cpu = (time.process_time() - cpu_begin) / (end - begin)
+    stop.set()
+    for player in players:
+        with contextlib.suppress(Exception):
+            await player.ws.close()
+    for runner in runners:
+        runner.cancel()
+    window = [t for t in stats.moves if begin <= t <= end]
+    return {
+        "latencies": stats.latencies,
+        "moves": len(window),
+        "window": end - begin,
+        "errors": stats.errors,
+        "partidas": stats.partidas,
+        "client_cpu": client_cpu,
+    }
+
+
+def client_process(args: tuple[str, list[Any], float, float, float]) -> dict[str, Any]:
+    raise_open_files()
+    return asyncio.run(drive(*args))
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--delay", type=float, default=0.5, help="seconds before each answer")
+    parser.add_argument("--seconds", type=float, default=60, help="the measured window")
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument("--synchronous", default="FULL", help="SQLite synchronous (as served)")
+    args = parser.parse_args()
+    raise_open_files()
+
+    folder = Path(tempfile.mkdtemp(prefix="fichaflow-load-"))
+    port = free_port()
+    base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
+    command = [*SERVE, "--port", str(port), "--db", f"sqlite:///{folder / 'load.sqlite3'}"]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=None)
+    try:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            time.sleep(0.1)
+        setup = time.perf_counter()
+        tables = asyncio.run(make_tables(base, args.tables))
+        print(f"{args.tables} mesas made in {time.perf_counter() - setup:.1f} s", flush=True)
+        shares = [tables[i :: args.procs] for i in range(args.procs)]
+        jobs = [(ws_url, share, args.delay, args.warmup, args.seconds) for share in shares]
+        memory: list[float] = []
+        cpu_start = cpu_seconds(server.pid)
+        started = time.perf_counter()
+        with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
+            pending = pool.map_async(client_process, jobs)
+            while not pending.ready():
+                memory.append(rss_mb(server.pid))
+                pending.wait(1)
+            results = pending.get()
+        server_cpu = (cpu_seconds(server.pid) - cpu_start) / (time.perf_counter() - started)
+    finally:
+        server.terminate()
+        server.wait(20)
+    latencies = [x for r in results for x in r["latencies"]]
+    moves = sum(r["moves"] for r in results)
+    window = max(r["window"] for r in results)
+    errors = [e for r in results for e in r["errors"]]
+    summary = {
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} "
+        f"{platform.python_version()}",
+        "tables": args.tables,
+        "clients": 4 * args.tables,
+        "delay_s": args.delay,
+        "window_s": round(window, 1),
+        "moves_per_s": round(moves / window, 1),
+        "moves_measured": len(latencies),
+        "p50_ms": round(percentile(latencies, 50) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 99) * 1000, 1),
+        "max_ms": round(max(latencies, default=float("nan")) * 1000, 1),
+        "errors": len(errors),
+        "error_kinds": sorted(set(errors))[:5],
+        "partidas_finished": sum(r["partidas"] for r in results),
+        "server_rss_max_mb": round(max(memory, default=0), 1),
+        "server_cpu_cores": round(server_cpu, 2),
+        "client_cpu_cores": round(sum(r["client_cpu"] for r in results), 2),
+    }
+    print(json.dumps(summary, indent=1))
+
+
+if __name__ == "__main__":
+    main()
