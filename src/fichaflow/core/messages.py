@@ -32,9 +32,7 @@ ES: Final[dict[str, str]] = {
         "el asiento {seat} no puede pasar: tiene {tiles}, que pega a {either} "
         "(pasar agachado no se permite)"
     ),
-    "move.draw_holding": (
-        "el asiento {seat} no puede robar: tiene {tiles}, que pega a {either}"
-    ),
+    "move.draw_holding": ("el asiento {seat} no puede robar: tiene {tiles}, que pega a {either}"),
     "move.must_draw": (
         "el asiento {seat} no puede pasar: quedan {stock} fichas en el montón y tiene que robar"
     ),
