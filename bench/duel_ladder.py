@@ -5,9 +5,8 @@ through the project's duel runner. Slow pairs can be played in separate runs tha
 JSON-lines file; ``table`` then prints the share of decided hands the row bot won against the
 column bot, with its 95% interval, as Markdown.
 
-    python bench/duel_ladder.py play --hands 400 --out ladder.jsonl
-    python bench/duel_ladder.py play --hands 100 --only gallo --option gallo.budget_ms=150 \\
-        --out ladder.jsonl
+    python bench/duel_ladder.py play --hands 1000 --skip gallo,omnisciente --out ladder.jsonl
+    python bench/duel_ladder.py play --hands 100 --pair gallo,jugador --out ladder.jsonl
     python bench/duel_ladder.py table ladder.jsonl
 """
 
@@ -52,6 +51,8 @@ def play(args: argparse.Namespace) -> None:
     pairs = list(combinations(names, 2))
     if args.only:
         pairs = [p for p in pairs if args.only in p]
+    if args.pair:
+        pairs = [p for p in pairs if ",".join(p) in args.pair or ",".join(p[::-1]) in args.pair]
     print(f"machine: {platform.machine()}, Python {platform.python_version()}")
     with open(args.out, "a", encoding="utf-8") as out:
         for a, b in pairs:
@@ -118,6 +119,7 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--only", help="play only the pairs with this bot")
     p.add_argument("--skip", help="bots to leave out, comma separated")
+    p.add_argument("--pair", action="append", default=[], help="play only this pair: a,b")
     p.add_argument("--option", action="append", default=[], help="bot.option=value")
     p.add_argument("--out", required=True)
     p.set_defaults(run=play)

@@ -28,10 +28,9 @@ TEXT: dict[str, dict[str, str]] = {
         "setup": "Reglamento {preset} · semilla {seed} · {workers} {proc}",
         "proc_one": "proceso",
         "proc_many": "procesos",
-        "method": (
-            "Cada reparto se juega {n} veces con los bots en asientos cambiados; la salida rota "
-            "de reparto en reparto."
-        ),
+        "method": "Cada reparto se juega {n} veces, con los bots en asientos cambiados.",
+        "method_hands": "En las manos sueltas sale cualquier ficha y la salida rota por reparto.",
+        "method_partidas": "Las partidas siguen el reglamento, primera salida incluida.",
         "hands": "Manos: {played} jugadas ({groups} repartos)",
         "partidas": "Partidas: {played} jugadas ({groups} series de repartos)",
         "won": "{what} ganadas: {a} {wa}, {b} {wb}, sin ganador {none}",
@@ -53,10 +52,9 @@ TEXT: dict[str, dict[str, str]] = {
         "setup": "Preset {preset} · seed {seed} · {workers} {proc}",
         "proc_one": "process",
         "proc_many": "processes",
-        "method": (
-            "Every deal is played {n} times with the bots' seats swapped; the lead rotates from "
-            "deal to deal."
-        ),
+        "method": "Every deal is played {n} times, with the bots' seats swapped.",
+        "method_hands": "In single hands any tile may lead, and the lead rotates deal by deal.",
+        "method_partidas": "Partidas follow the preset, first salida included.",
         "hands": "Hands: {played} played ({groups} deals)",
         "partidas": "Partidas: {played} played ({groups} deal sequences)",
         "won": "{what} won: {a} {wa}, {b} {wb}, no winner {none}",
@@ -162,6 +160,10 @@ def report(result: DuelResult, lang: str = "es") -> list[str]:
         ),
         t["method"].format(n=len(arrangements(spec.rules))),
     ]
+    if result.hands is not None:
+        out.append(t["method_hands"])
+    if result.partidas is not None:
+        out.append(t["method_partidas"])
     for kind, tally in (("hands", result.hands), ("partidas", result.partidas)):
         if tally is not None:
             out.append("")
