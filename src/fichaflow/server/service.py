@@ -339,8 +339,8 @@ class TableService:
     def _ready(self, room: Room, conn: Connection, after: int | None) -> None:
         mesa = room.mesa
         seat = self._seat(room, conn)
-        if after is not None and mesa.playing and len(mesa.hands) > after:
-            return  # the next hand is already dealt: nothing to wait for
+        if after is not None and (len(mesa.hands) > after or not mesa.playing):
+            return  # the next hand is already dealt, or the partida is over: nothing to wait for
         if mesa.status != "hand_over":
             raise FichaFlowError("server.not_hand_over")
         mesa.ready.add(seat)
