@@ -1,0 +1,38 @@
+// The server's HTTP side: presets, bots, creating and joining a mesa. Errors come back as the
+// server wrote them (a code and a Spanish and an English text).
+
+export class ServerError extends Error {
+  constructor(error) {
+    super(error?.message || 'error');
+    this.error = error;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ServerError({ code: 'client.offline' });
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ServerError(data?.error || { code: 'client.http', status: response.status });
+  return data;
+}
+
+export const api = {
+  presets: () => call('GET', '/api/presets'),
+  bots: () => call('GET', '/api/bots'),
+  mesa: (code) => call('GET', `/api/mesas/${encodeURIComponent(code)}`),
+  create: (body) => call('POST', '/api/mesas', body),
+  join: (code, body) => call('POST', `/api/mesas/${encodeURIComponent(code)}/join`, body),
+};

@@ -1,0 +1,625 @@
+// The web client: routes (home, an invitation, a mesa), the state the server's messages build,
+// and the screens drawn from it. Everything the game decides arrives from the server (the core):
+// the legal moves, the count, who won; this page shows it and sends the player's choices back.
+
+import { api, ServerError } from './api.js';
+import { dialog } from './chrome.js';
+import { MesaConnection } from './connection.js';
+import { clear, h } from './dom.js';
+import { checkHand } from './fairness.js';
+import { errorText, loadLanguage, t, tileName } from './i18n.js';
+import { renderHome, renderJoin, renderWaiting } from './lobby.js';
+import {
+  handEndMoments, newlyDead, newTurns, partidaEndMoments, turnMoments, violines,
+} from './moments.js';
+import { draftFrom, fullOptions, rulesBody, rulesEditor } from './rules.js';
+import * as session from './session.js';
+import { mesaBody, sheetBody, summaryDialogParts } from './summary.js';
+import { connectionBanner, layoutTable, movesByTile, perspective, renderTable, sideNames } from './table.js';
+import { tileDefs } from './tiles.js';
+
+const root = document.getElementById('app');
+const PREGON_MS = 1300;
+
+const state = {
+  screen: 'loading',
+  code: null,
+  presets: null,
+  bots: null,
+  connection: null,
+  you: null,
+  role: null,
+  mesa: null,
+  partida: null,
+  hand: null,
+  view: null,
+  lastHand: null,
+  partidaEnd: null,
+  fairness: {},
+  pending: false,
+  choosing: null,
+  dialog: null,
+  focusDialog: false,
+  rulesDraft: null,
+  rulesRef: null,
+  lastEvent: null,
+  busy: false,
+  formError: null,
+  preview: null,
+  handFocus: null,
+  summaryShownFor: null,
+};
+let connection = null;
+let wasMyTurn = false;
+
+// -- helpers the screens call ------------------------------------------------------------------
+
+function mySeat() {
+  if (!state.you || !state.mesa) return null;
+  const chair = state.mesa.seats.find((seat) => seat.person === state.you.id);
+  return chair ? chair.seat : null;
+}
+
+function send(message) {
+  if (!connection) return null;
+  const ref = connection.send(message);
+  if (ref === null) toast(t('connection.not_sent'));
+  return ref;
+}
+
+function play(move) {
+  if (state.pending) return;
+  state.choosing = null;
+  if (send({ type: 'play', move }) !== null) state.pending = true;
+  render();
+}
+
+function tapTile(tile) {
+  const view = state.view;
+  state.handFocus = tile;
+  if (!view || view.ended || view.turn !== mySeat() || state.pending) return;
+  const moves = movesByTile(view.legal).get(tile);
+  if (!moves) {
+    toast(t('table.does_not_fit', { name: tileName(tile), left: view.ends?.[0], right: view.ends?.[1] }));
+    return;
+  }
+  if (moves.lead) {
+    play(moves.lead);
+  } else if (moves.left && moves.right) {
+    state.choosing = { tile, left: moves.left, right: moves.right };
+    render();
+    document.querySelector('.end-choice.end-left')?.focus();
+    announce(t('status.choose_end', { tile, left: view.ends[0], right: view.ends[1] }));
+  } else {
+    play(moves.left || moves.right);
+  }
+}
+
+function chooseEnd(end) {
+  if (!state.choosing) return;
+  const move = state.choosing[end];
+  state.handFocus = state.choosing.tile;
+  play(move);
+}
+
+function cancelChoice() {
+  const tile = state.choosing?.tile;
+  state.choosing = null;
+  render();
+  if (tile) document.querySelector(`.hand-tile[data-tile="${tile}"]`)?.focus();
+}
+
+function openDialog(name) {
+  state.dialog = name;
+  state.focusDialog = true;
+  render();
+}
+
+function closeDialog() {
+  if (state.dialog === 'summary' && state.lastHand) state.summaryShownFor = summaryKey(state.lastHand);
+  state.dialog = null;
+  state.formError = null;
+  render();
+}
+
+function openRules() {
+  state.rulesDraft = {
+    rules: draftFrom(state.presets, state.mesa.rules),
+    botPause: state.mesa.options.bot_pause_ms,
+  };
+  state.formError = null;
+  openDialog('rules');
+}
+
+function saveRules() {
+  const options = { ...state.mesa.options, bot_pause_ms: state.rulesDraft.botPause };
+  state.rulesRef = send({ type: 'configure', rules: rulesBody(state.presets, state.rulesDraft.rules), options });
+}
+
+// -- what the page says ------------------------------------------------------------------------
+
+function toast(text) {
+  const box = document.getElementById('toasts');
+  const item = h('div', { class: 'toast', role: 'alert' }, text);
+  box.append(item);
+  setTimeout(() => item.remove(), 4500);
+}
+
+function announce(text) {
+  const live = document.getElementById('announcer');
+  live.textContent = '';
+  setTimeout(() => { live.textContent = text; }, 30);
+}
+
+const pregones = [];
+let pregonBusy = false;
+
+/** Say ``texts`` big in the middle of the table, one after the other. */
+function pregon(texts) {
+  pregones.push(...texts);
+  if (!pregonBusy) nextPregon();
+}
+
+function nextPregon() {
+  const box = document.getElementById('pregon');
+  const text = pregones.shift();
+  if (text === undefined) {
+    pregonBusy = false;
+    return;
+  }
+  pregonBusy = true;
+  box.textContent = text;
+  box.classList.remove('show');
+  void box.offsetWidth; // restart the animation
+  box.classList.add('show');
+  setTimeout(nextPregon, PREGON_MS);
+}
+
+/** How long the table needs to say what is queued, so a dialog does not cover it. */
+function pregonWait() {
+  return (pregones.length + (pregonBusy ? 1 : 0)) * PREGON_MS;
+}
+
+function say(moments) {
+  if (!moments.length) return;
+  const loud = moments.filter((moment) => moment.big);
+  if (loud.length) pregon(loud.map((moment) => moment.big));
+  const sentence = moments.map((moment) => moment.text).join(' ');
+  state.lastEvent = sentence;
+  announce(sentence);
+}
+
+// -- server messages ---------------------------------------------------------------------------
+
+function names() {
+  return perspective(app).names;
+}
+
+function summaryKey(summary) {
+  return `${state.partida?.number}.${summary.number}`;
+}
+
+/** The tiles this seat was dealt: what it holds, plus what it played, minus what it drew. */
+function dealtFrom(view) {
+  const seat = view.seat;
+  const mine = new Set(view.ended ? view.revealed[seat] : view.tiles);
+  for (const turn of view.history) {
+    if (turn.seat !== seat) continue;
+    if (turn.kind === 'play') mine.add(canonicalTile(turn.tile));
+    if (turn.kind === 'draw' && turn.drawn) mine.delete(turn.drawn);
+  }
+  return [...mine];
+}
+
+function canonicalTile(text) {
+  const [a, b] = text.split('-').map(Number);
+  return a >= b ? `${a}-${b}` : `${b}-${a}`;
+}
+
+function noteDeal(header, view) {
+  if (header) session.rememberCommitment(state.code, header.partida, header.number, header.commitment);
+  if (header && view && view.seat !== null && view.seat !== undefined) {
+    session.rememberDealt(state.code, header.partida, header.number, dealtFrom(view));
+  }
+}
+
+function checkFairness(summary) {
+  const number = state.partida.number;
+  const seat = state.view?.seat ?? null;
+  const rules = fullOptions(state.presets, state.partida.rules || state.mesa.rules);
+  let dealt = seat === null ? null : session.dealtTiles(state.code, number, summary.number);
+  if (!dealt && seat !== null && state.view?.ended) dealt = dealtFrom(state.view);
+  state.fairness[`${number}.${summary.number}`] = checkHand(summary, {
+    seats: state.mesa.seats.length,
+    promised: session.promisedCommitment(state.code, number, summary.number),
+    seat,
+    dealt,
+    sorteo: summary.number === 1 && rules.first_lead === 'sorteo',
+  });
+}
+
+function newPartida(header, view) {
+  state.partida = {
+    number: header.partida,
+    players: view?.players || null,
+    rules: view?.rules || state.mesa.rules,
+    scores: (view?.scores || []).map(() => 0),
+    sheet: [],
+    hands: [],
+    over: false,
+    winner: null,
+    zapato: false,
+    chancleta: false,
+  };
+  state.partidaEnd = null;
+  state.fairness = {};
+}
+
+function onWelcome(message) {
+  state.you = message.you;
+  state.role = message.role;
+  state.mesa = message.mesa;
+  state.partida = message.partida;
+  state.hand = message.hand;
+  state.view = message.view;
+  state.pending = false;
+  state.choosing = null;
+  state.partidaEnd = message.partida?.over ? message.partida : null;
+  noteDeal(message.hand, message.view);
+  const status = message.mesa.status;
+  const hands = message.partida?.hands || [];
+  state.lastHand = null;
+  if ((status === 'hand_over' || status === 'partida_over') && hands.length) {
+    state.lastHand = hands[hands.length - 1];
+    hands.forEach(checkFairness);
+    if (state.summaryShownFor !== summaryKey(state.lastHand)) {
+      state.dialog = 'summary';
+      state.focusDialog = true;
+    }
+  }
+}
+
+function onHandStart(message) {
+  const header = message.hand;
+  if (!state.partida || state.partida.number !== header.partida) newPartida(header, message.view);
+  state.hand = header;
+  state.view = message.view;
+  state.lastHand = null;
+  state.pending = false;
+  state.choosing = null;
+  state.lastEvent = null;
+  if (state.dialog === 'summary') state.dialog = null;
+  if (message.turn_deadline !== undefined && state.mesa) state.mesa.turn_deadline = message.turn_deadline;
+  noteDeal(header, message.view);
+  const moments = [];
+  if (header.sorteo) moments.push({ kind: 'sorteo', text: t('moment.sorteo', { who: names()[header.leader] }) });
+  moments.push({ kind: 'deal', text: t('moment.new_hand', { number: header.number, who: names()[header.leader] }) });
+  if (message.view?.seat !== null && message.view?.tiles) moments.push(...violines(message.view.tiles));
+  say(moments);
+}
+
+function onMove(message) {
+  const previous = state.view;
+  state.view = message.view;
+  state.pending = false;
+  state.choosing = null;
+  if (message.turn_deadline !== undefined && state.mesa) state.mesa.turn_deadline = message.turn_deadline;
+  const turns = newTurns(previous, message.view);
+  const moments = [];
+  const who = names();
+  for (const turn of turns) {
+    if (turn.kind === 'play') {
+      const key = turn.end ? `moment.play_${turn.end}` : 'moment.lead';
+      moments.push({ kind: 'play', text: t(key, { who: who[turn.seat], tile: turn.tile, name: tileName(turn.tile) }) });
+    }
+  }
+  moments.push(...turnMoments(turns, who, mySeat()));
+  if (message.move?.timed_out) moments.push({ kind: 'timeout', text: t('moment.timed_out', { who: who[message.move.seat] }) });
+  moments.push(...newlyDead(previous?.line, message.view?.line || []));
+  say(moments);
+}
+
+function onHandEnd(message) {
+  onMove(message);
+  const summary = message.hand;
+  if (!state.partida) newPartida({ partida: state.hand?.partida ?? 1 }, message.view);
+  const partida = state.partida;
+  partida.hands.push(summary);
+  partida.sheet.push({ hand: summary.number, gains: summary.score.gains, scores: summary.scores });
+  partida.scores = summary.scores;
+  state.lastHand = summary;
+  checkFairness(summary);
+  say(handEndMoments(summary, names()));
+  const key = summaryKey(summary);
+  // The summary opens once the table has said its piece (and the partida's end, which follows).
+  setTimeout(() => {
+    if (state.lastHand && summaryKey(state.lastHand) === key && state.summaryShownFor !== key) {
+      openDialog('summary');
+    }
+  }, Math.max(900, pregonWait() + 2 * PREGON_MS));
+}
+
+function onPartidaEnd(message) {
+  const end = message.partida;
+  state.partidaEnd = end;
+  if (state.partida) Object.assign(state.partida, { over: true, winner: end.winner, scores: end.scores,
+    zapato: end.zapato, chancleta: end.chancleta });
+  const sides = sideNames(app);
+  say(partidaEndMoments(end, (side) => sides[side]?.long ?? ''));
+  const moved = (message.rotation || []).filter((change) => change.down !== null);
+  if (moved.length) toast(t('moment.rotation', { count: moved.length }));
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case 'welcome':
+      onWelcome(message);
+      break;
+    case 'mesa':
+      state.mesa = message.mesa;
+      if (state.rulesRef && state.dialog === 'rules') {
+        state.rulesRef = null;
+        state.dialog = null;
+      }
+      break;
+    case 'hand_start':
+      onHandStart(message);
+      break;
+    case 'move':
+      onMove(message);
+      break;
+    case 'hand_end':
+      onHandEnd(message);
+      break;
+    case 'partida_end':
+      onPartidaEnd(message);
+      break;
+    case 'error':
+      onError(message);
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+function onError(message) {
+  state.pending = false;
+  if (message.code === 'server.bad_token' || message.code === 'server.no_mesa') {
+    session.forgetSeatTicket(state.code);
+    connection?.close();
+    connection = null;
+    showJoin();
+    return;
+  }
+  if (state.rulesRef && message.ref === state.rulesRef) {
+    state.rulesRef = null;
+    state.formError = message;
+    return;
+  }
+  toast(errorText(message));
+}
+
+// -- flows -------------------------------------------------------------------------------------
+
+function connect(token) {
+  state.screen = 'mesa';
+  connection?.close();
+  connection = new MesaConnection(state.code, token, {
+    onMessage,
+    onStatus: (status) => {
+      state.connection = status;
+      render();
+    },
+  });
+  connection.open();
+}
+
+async function showJoin() {
+  state.screen = 'join';
+  state.preview = null;
+  render();
+  try {
+    state.preview = await api.mesa(state.code);
+  } catch (error) {
+    state.screen = 'missing';
+    state.formError = error instanceof ServerError ? error.error : null;
+  }
+  render();
+}
+
+async function createMesa({ name, rules, botPause, turnSeconds }) {
+  state.busy = true;
+  state.formError = null;
+  render();
+  try {
+    const created = await api.create({
+      rules, name, seat: 0, options: { bot_pause_ms: botPause, turn_seconds: turnSeconds },
+    });
+    session.saveName(name);
+    session.saveSeatTicket(created.code, { token: created.token, person: created.person });
+    history.pushState({}, '', `/m/${encodeURIComponent(created.code)}`);
+    state.code = created.code;
+    state.busy = false;
+    connect(created.token);
+  } catch (error) {
+    state.busy = false;
+    state.formError = error instanceof ServerError ? error.error : { message: String(error) };
+  }
+  render();
+}
+
+async function joinMesa(name) {
+  state.busy = true;
+  state.formError = null;
+  render();
+  try {
+    const fresh = await api.mesa(state.code);
+    const free = fresh.mesa.seats.find((seat) => seat.kind === 'empty');
+    const body = { name };
+    if (free && fresh.mesa.status === 'waiting') body.seat = free.seat;
+    const joined = await api.join(state.code, body);
+    session.saveName(name);
+    session.saveSeatTicket(state.code, { token: joined.token, person: joined.person });
+    state.busy = false;
+    connect(joined.token);
+  } catch (error) {
+    state.busy = false;
+    state.formError = error instanceof ServerError ? error.error : { message: String(error) };
+  }
+  render();
+}
+
+function watch() {
+  connect(null);
+  render();
+}
+
+async function setLanguage(lang) {
+  await loadLanguage(lang);
+  render();
+}
+
+// -- drawing -----------------------------------------------------------------------------------
+
+function screen() {
+  switch (state.screen) {
+    case 'home':
+      return renderHome(app);
+    case 'join':
+      return renderJoin(app);
+    case 'missing':
+      return h('main', { class: 'screen page missing' },
+        h('h1', {}, t('missing.title')),
+        h('p', {}, state.formError ? errorText(state.formError) : t('missing.text')),
+        h('a', { class: 'primary', href: '/' }, t('missing.home')));
+    case 'mesa':
+      if (!state.mesa) {
+        return h('main', { class: 'screen loading' }, connectionBanner(app) || t('common.loading'));
+      }
+      return state.mesa.status === 'waiting' ? renderWaiting(app) : renderTable(app);
+    default:
+      return h('main', { class: 'screen loading' }, t('common.loading'));
+  }
+}
+
+function currentDialog() {
+  if (!state.dialog || !state.mesa) return null;
+  if (state.dialog === 'summary' && state.lastHand) {
+    const { title, body, actions } = summaryDialogParts(app);
+    return dialog('summary-dialog', title, body, { onClose: closeDialog, actions, wide: true });
+  }
+  if (state.dialog === 'sheet') {
+    return dialog('sheet-dialog', t('sheet.title'), sheetBody(app), { onClose: closeDialog });
+  }
+  if (state.dialog === 'mesa') {
+    const actions = [];
+    if (state.you?.host && state.mesa.status !== 'playing' && state.mesa.status !== 'hand_over') {
+      actions.push(h('button', { type: 'button', class: 'secondary', onclick: openRules }, t('waiting.change_rules')));
+    }
+    return dialog('mesa-dialog', t('mesa.title'), mesaBody(app), { onClose: closeDialog, actions });
+  }
+  if (state.dialog === 'rules' && state.rulesDraft) {
+    const draft = state.rulesDraft;
+    const body = h('div', {},
+      rulesEditor(state.presets, draft.rules, (rules) => { draft.rules = rules; render(); },
+        { lockMode: true, idPrefix: 'configure' }),
+      state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null);
+    return dialog('rules-dialog', t('waiting.change_rules'), body, {
+      onClose: closeDialog,
+      actions: [h('button', { type: 'button', class: 'primary', onclick: saveRules }, t('rules.save'))],
+    });
+  }
+  return null;
+}
+
+function render() {
+  const active = document.activeElement;
+  const focusKey = active?.dataset?.key || (active?.id ? `#${active.id}` : null);
+  const scrolls = {};
+  for (const element of root.querySelectorAll('[data-scroll-key]')) {
+    scrolls[element.dataset.scrollKey] = element.scrollTop;
+  }
+  const built = screen();
+  const overlay = currentDialog();
+  clear(root).append(built);
+  if (overlay) root.append(overlay);
+  if (state.screen === 'mesa' && state.mesa && state.mesa.status !== 'waiting') layoutTable(app, root);
+  for (const element of root.querySelectorAll('[data-scroll-key]')) {
+    const top = scrolls[element.dataset.scrollKey];
+    if (top) element.scrollTop = top;
+  }
+  restoreFocus(focusKey, overlay);
+  updateClocks();
+}
+
+function restoreFocus(focusKey, overlay) {
+  if (overlay && state.focusDialog) {
+    state.focusDialog = false;
+    overlay.querySelector('h2')?.focus();
+    return;
+  }
+  const myTurn = Boolean(state.view && !state.view.ended && state.view.turn === mySeat());
+  const turnStarted = myTurn && !wasMyTurn;
+  wasMyTurn = myTurn;
+  if (focusKey) {
+    const target = focusKey.startsWith('#')
+      ? document.getElementById(focusKey.slice(1))
+      : root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    if (target) {
+      target.focus();
+      return;
+    }
+  }
+  if (turnStarted && !overlay && (document.activeElement === document.body || !document.activeElement)) {
+    root.querySelector('.hand-tile[tabindex="0"], .action-pass, .action-draw')?.focus();
+  }
+}
+
+function updateClocks() {
+  const deadline = state.mesa?.turn_deadline;
+  for (const clock of document.querySelectorAll('[data-clock]')) {
+    clock.textContent = deadline ? ` · ${Math.max(0, Math.ceil((deadline - Date.now()) / 1000))} s` : '';
+  }
+}
+
+const app = {
+  state, render, send, mySeat, tapTile, play, chooseEnd, cancelChoice, openDialog, closeDialog,
+  openRules, createMesa, joinMesa, watch, setLanguage, toast,
+};
+
+// -- start -------------------------------------------------------------------------------------
+
+async function start() {
+  document.body.prepend(tileDefs());
+  await loadLanguage();
+  try {
+    const [presets, bots] = await Promise.all([api.presets(), api.bots()]);
+    state.presets = presets;
+    state.bots = bots.bots;
+  } catch {
+    state.presets = { presets: {} };
+    state.bots = [];
+  }
+  const match = location.pathname.match(/^\/m\/([^/]+)\/?$/);
+  if (match) {
+    state.code = decodeURIComponent(match[1]);
+    const ticket = session.seatTicket(state.code);
+    if (ticket?.token) connect(ticket.token);
+    else await showJoin();
+  } else {
+    state.screen = 'home';
+  }
+  render();
+}
+
+window.addEventListener('resize', () => {
+  if (state.screen === 'mesa' && state.mesa && state.mesa.status !== 'waiting') layoutTable(app, root);
+});
+window.addEventListener('popstate', () => location.reload());
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && state.choosing) cancelChoice();
+});
+setInterval(updateClocks, 1000);
+
+start();

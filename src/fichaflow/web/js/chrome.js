@@ -1,0 +1,46 @@
+// What every screen shares: the top bar (name, language, the mesa's tools) and the dialogs.
+
+import { h } from './dom.js';
+import { language, t } from './i18n.js';
+import { tileSvg } from './tiles.js';
+
+export function langToggle(app) {
+  const other = language() === 'es' ? 'en' : 'es';
+  return h('button', {
+    type: 'button', class: 'chip-button lang', lang: other,
+    'aria-label': t('common.switch_language'),
+    onclick: () => app.setLanguage(other),
+  }, other === 'en' ? 'English' : 'Español');
+}
+
+/** The bar at the top: the brand (home link), ``middle`` (the scores at a table) and tools. */
+export function topBar(app, { middle = null, tools = [], compact = false } = {}) {
+  return h('header', { class: `topbar${compact ? ' compact' : ''}` },
+    h('a', { class: 'brand', href: '/', 'aria-label': t('common.home') },
+      tileSvg('5-3', { upright: false, className: 'brand-mark' }),
+      h('span', { class: 'brand-name' }, 'FichaFlow')),
+    middle ? h('div', { class: 'topbar-middle' }, middle) : h('div', { class: 'topbar-middle' }),
+    h('div', { class: 'topbar-tools' }, ...tools, langToggle(app)));
+}
+
+/** A modal dialog laid over the screen; ``onClose`` runs on its close button and on Escape. */
+export function dialog(id, title, body, { onClose = null, actions = [], wide = false } = {}) {
+  const titleId = `${id}-title`;
+  return h('div', { class: 'overlay', dataset: { dialog: id } },
+    h('section', {
+      class: `dialog${wide ? ' wide' : ''}`, role: 'dialog', 'aria-modal': 'true',
+      'aria-labelledby': titleId, id, tabindex: '-1', dataset: { scrollKey: id },
+      onkeydown: (event) => {
+        if (event.key === 'Escape' && onClose) {
+          event.stopPropagation();
+          onClose();
+        }
+      },
+    },
+    h('header', { class: 'dialog-head' },
+      h('h2', { id: titleId, tabindex: '-1' }, title),
+      onClose ? h('button', { type: 'button', class: 'close', 'aria-label': t('common.close'),
+        onclick: onClose }, '×') : null),
+    h('div', { class: 'dialog-body' }, body),
+    actions.length ? h('footer', { class: 'dialog-actions' }, actions) : null));
+}

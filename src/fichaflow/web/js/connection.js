@@ -1,0 +1,89 @@
+// One WebSocket to the mesa that comes back by itself: after a reload, a lost network or a
+// restarted server it says hello again with the seat's token, and the server's welcome brings the
+// whole state back.
+
+const RETRY_MS = [300, 700, 1500, 3000, 5000];
+const PING_MS = 20000;
+
+export class MesaConnection {
+  constructor(code, token, { onMessage, onStatus }) {
+    this.code = code;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.socket = null;
+    this.attempt = 0;
+    this.closedByUs = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.refs = 0;
+    this.status = 'connecting';
+    window.addEventListener('online', () => this.reconnectNow());
+  }
+
+  url() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    return `${scheme}://${location.host}/ws`;
+  }
+
+  open() {
+    this.closedByUs = false;
+    this.setStatus(this.attempt ? 'reconnecting' : 'connecting');
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.addEventListener('open', () => {
+      this.attempt = 0;
+      socket.send(JSON.stringify({ type: 'hello', code: this.code, token: this.token }));
+    });
+    socket.addEventListener('message', (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type === 'welcome') this.setStatus('open');
+      this.onMessage(message);
+    });
+    socket.addEventListener('close', () => {
+      if (this.socket !== socket) return;
+      clearInterval(this.pingTimer);
+      if (this.closedByUs) return;
+      this.setStatus('reconnecting');
+      const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+      this.attempt += 1;
+      this.retryTimer = setTimeout(() => this.open(), wait);
+    });
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.send({ type: 'ping' }), PING_MS);
+  }
+
+  reconnectNow() {
+    if (this.closedByUs || this.status === 'open') return;
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    if (this.socket) this.socket.close();
+    this.open();
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  /** Send an intention; returns its ``ref`` so that an error can be matched to it. */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return null;
+    this.refs += 1;
+    const ref = `c${this.refs}`;
+    this.socket.send(JSON.stringify({ ...message, ref }));
+    return ref;
+  }
+
+  close() {
+    this.closedByUs = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.socket) this.socket.close();
+  }
+}

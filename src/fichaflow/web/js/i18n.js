@@ -1,0 +1,74 @@
+// The table's words: one Spanish and one English catalogue (i18n/es.json, i18n/en.json), Spanish
+// first. A missing English text falls back to the Spanish one, never to a bare key.
+
+import { halves } from './tiles.js';
+
+const STORE_KEY = 'fichaflow.lang';
+const catalogues = {};
+let current = 'es';
+
+async function fetchCatalogue(lang) {
+  if (!catalogues[lang]) {
+    const response = await fetch(`/i18n/${lang}.json`);
+    catalogues[lang] = await response.json();
+  }
+  return catalogues[lang];
+}
+
+/** Load Spanish (always, as the fallback) and the player's chosen language. */
+export async function loadLanguage(lang = null) {
+  let wanted = lang || localStorage.getItem(STORE_KEY) || 'es';
+  if (!['es', 'en'].includes(wanted)) wanted = 'es';
+  await fetchCatalogue('es');
+  await fetchCatalogue(wanted);
+  current = wanted;
+  localStorage.setItem(STORE_KEY, wanted);
+  document.documentElement.lang = wanted;
+  return wanted;
+}
+
+export function language() {
+  return current;
+}
+
+/** The text for ``key`` with {placeholders} filled in. */
+export function t(key, params = {}) {
+  const text = catalogues[current]?.[key] ?? catalogues.es?.[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    params[name] === undefined ? whole : String(params[name]));
+}
+
+/** A number's name on a tile: "blanco", "uno", ... "seis". */
+export function numberName(n) {
+  return t(`number.${n}`);
+}
+
+/** A number in the plural, as players say it: "un violín de cincos". */
+export function numberPlural(n) {
+  return t(`number_plural.${n}`);
+}
+
+/** A tile's accessible name, high half first, as the core's ``spoken``: "seis-cuatro". */
+export function tileName(text) {
+  const [a, b] = halves(text);
+  const hi = Math.max(a, b);
+  const lo = Math.min(a, b);
+  return `${numberName(hi)}-${numberName(lo)}`;
+}
+
+/** A list in words: "Ana, Beto y Carla". */
+export function listing(items) {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${t('word.and')} ${items[items.length - 1]}`;
+}
+
+/** A server error's text in the current language. */
+export function errorText(error) {
+  if (!error) return '';
+  const text = current === 'en' && error.message_en ? error.message_en : error.message;
+  return capitalized(text || error.code || '');
+}
+
+export function capitalized(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}

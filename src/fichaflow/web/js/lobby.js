@@ -1,0 +1,288 @@
+// Before the first hand: build a mesa (rules, target, bots' pace), join one from a link with
+// just a name, and the waiting room (the invitation link, who sits where, bots in empty chairs,
+// the parados and the mirones, the start).
+
+import { h } from './dom.js';
+import { errorText, t } from './i18n.js';
+import { draftFrom, presetLabel, rulesBody, rulesEditor, rulesSummary } from './rules.js';
+import { lastName } from './session.js';
+import { topBar } from './chrome.js';
+
+const BOT_PACES = [0, 400, 800, 1500];
+const TURN_CLOCKS = [null, 30, 60, 120];
+
+export function renderHome(app) {
+  const { state } = app;
+  if (!state.presets) return h('main', { class: 'screen loading' }, t('common.loading'));
+  if (!state.createDraft) {
+    state.createDraft = {
+      name: lastName(),
+      rules: draftFrom(state.presets, { preset: 'dominicana' }),
+      botPause: 800,
+      turnSeconds: null,
+    };
+  }
+  const draft = state.createDraft;
+  const redraw = () => app.render();
+  const submit = async (event) => {
+    event.preventDefault();
+    await app.createMesa({
+      name: draft.name.trim() || t('lobby.host_default'),
+      rules: rulesBody(state.presets, draft.rules),
+      botPause: draft.botPause,
+      turnSeconds: draft.turnSeconds,
+    });
+  };
+  return h('div', { class: 'screen home' },
+    topBar(app),
+    h('main', { class: 'page' },
+      h('section', { class: 'hero' },
+        h('h1', {}, t('home.title')),
+        h('p', { class: 'lead' }, t('home.lead'))),
+      h('form', { class: 'card create-form', onsubmit: submit, 'aria-labelledby': 'create-title', novalidate: true },
+        h('h2', { id: 'create-title' }, t('home.create_title')),
+        h('div', { class: 'field' },
+          h('label', { for: 'host-name' }, t('lobby.your_name')),
+          h('input', {
+            id: 'host-name', name: 'name', autocomplete: 'nickname', maxlength: 24,
+            value: draft.name, placeholder: t('lobby.name_placeholder'),
+            oninput: (event) => { draft.name = event.target.value; },
+          })),
+        rulesEditor(state.presets, draft.rules, (rules) => { draft.rules = rules; redraw(); },
+          { idPrefix: 'create' }),
+        h('div', { class: 'field' },
+          h('label', { for: 'bot-pace' }, t('lobby.bot_pace')),
+          h('select', {
+            id: 'bot-pace', name: 'bot_pause_ms',
+            onchange: (event) => { draft.botPause = Number(event.target.value); },
+          }, BOT_PACES.map((ms) => h('option', { value: ms, selected: ms === draft.botPause },
+            t(`bot_pace.${ms}`)))),
+          h('p', { class: 'hint' }, t('lobby.bot_pace_hint'))),
+        h('div', { class: 'field' },
+          h('label', { for: 'turn-clock' }, t('lobby.turn_clock')),
+          h('select', {
+            id: 'turn-clock', name: 'turn_seconds',
+            onchange: (event) => {
+              draft.turnSeconds = event.target.value ? Number(event.target.value) : null;
+            },
+          }, TURN_CLOCKS.map((seconds) => h('option', {
+            value: seconds ?? '', selected: seconds === draft.turnSeconds,
+          }, seconds ? t('turn_clock.seconds', { seconds }) : t('turn_clock.off')))),
+          h('p', { class: 'hint' }, t('lobby.turn_clock_hint'))),
+        state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null,
+        h('button', { class: 'primary big', type: 'submit', disabled: state.busy }, t('home.create'))),
+      h('p', { class: 'aside' }, t('home.anotador_note'), ' ',
+        h('a', { href: '/anotador/' }, t('home.anotador_link')))));
+}
+
+/** Joining from an invitation: only a name, then the first free chair (or the queue). */
+export function renderJoin(app) {
+  const { state } = app;
+  const preview = state.preview;
+  if (!preview) return h('main', { class: 'screen loading' }, t('common.loading'));
+  const mesa = preview.mesa;
+  const free = mesa.seats.filter((seat) => seat.kind === 'empty');
+  if (state.joinName === undefined) state.joinName = lastName();
+  const submit = async (event) => {
+    event.preventDefault();
+    await app.joinMesa(state.joinName.trim());
+  };
+  return h('div', { class: 'screen join' },
+    topBar(app),
+    h('main', { class: 'page' },
+      h('form', { class: 'card join-form', onsubmit: submit },
+        h('h1', {}, t('join.title')),
+        h('p', { class: 'lead' }, t('join.lead', {
+          host: mesa.host?.name || t('lobby.host_default'),
+          preset: presetLabel(mesa.rules.preset),
+          target: mesa.rule_options.target,
+        })),
+        seatStrip(mesa),
+        h('div', { class: 'field' },
+          h('label', { for: 'join-name' }, t('join.your_name')),
+          h('input', {
+            id: 'join-name', name: 'name', autocomplete: 'nickname', maxlength: 24, required: true,
+            value: state.joinName, placeholder: t('lobby.name_placeholder'),
+            oninput: (event) => { state.joinName = event.target.value; },
+          })),
+        state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null,
+        h('button', { class: 'primary big', type: 'submit', disabled: state.busy },
+          free.length && mesa.status === 'waiting' ? t('join.sit') : t('join.queue')),
+        free.length && mesa.status === 'waiting'
+          ? null : h('p', { class: 'hint' }, t('join.queue_hint')),
+        h('p', { class: 'aside' },
+          h('button', { type: 'button', class: 'link', onclick: () => app.watch() },
+            t('join.watch')), ' ', t('join.watch_hint')))));
+}
+
+function seatStrip(mesa) {
+  return h('ul', { class: 'seat-strip', 'aria-label': t('lobby.seats') },
+    mesa.seats.map((seat) => h('li', { class: `seat-pill ${seat.kind}` },
+      h('span', { class: 'seat-no' }, t('lobby.seat_n', { n: seat.seat + 1 })), ' ',
+      seat.kind === 'empty' ? t('lobby.free') : seatLabel(seat))));
+}
+
+export function seatLabel(seat) {
+  if (seat.kind === 'bot') return t('lobby.bot_name', { name: seat.bot });
+  return seat.name || '';
+}
+
+/** A bot as the table calls it ("tirafichas", as the core's sentences do), with what it does. */
+export function botLabel(name) {
+  const key = `bot_hint.${name}`;
+  const hint = t(key);
+  return hint === key ? name : `${name} · ${hint}`;
+}
+
+/** The waiting room: invitation, chairs, rules, parados and mirones, and the start. */
+export function renderWaiting(app) {
+  const { state } = app;
+  const mesa = state.mesa;
+  const you = state.you;
+  const isHost = Boolean(you?.host);
+  const mySeat = app.mySeat();
+  const empty = mesa.seats.filter((seat) => seat.kind === 'empty').length;
+  return h('div', { class: 'screen waiting' },
+    topBar(app),
+    h('main', { class: 'page' },
+      h('section', { class: 'card invite' },
+        h('h1', {}, t('waiting.title')),
+        inviteBox(app)),
+      h('section', { class: 'card chairs', 'aria-labelledby': 'chairs-title' },
+        h('h2', { id: 'chairs-title' }, t('lobby.seats')),
+        h('ol', { class: `chair-ring seats-${mesa.seats.length}` },
+          mesa.seats.map((seat) => chairCard(app, seat, isHost, mySeat))),
+        peopleAround(app)),
+      h('section', { class: 'card rules-card', 'aria-labelledby': 'rules-title' },
+        h('h2', { id: 'rules-title' }, t('waiting.rules')),
+        rulesSummary(state.presets, mesa.rules),
+        isHost ? h('button', { type: 'button', class: 'secondary', onclick: () => app.openRules() },
+          t('waiting.change_rules')) : null),
+      h('section', { class: 'start-bar' },
+        isHost
+          ? h('button', {
+            class: 'primary big', type: 'button', disabled: empty > 0,
+            onclick: () => app.send({ type: 'start' }),
+          }, t('waiting.start'))
+          : h('p', { class: 'hint' }, t('waiting.host_starts', { host: mesa.host?.name || '' })),
+        empty > 0 ? h('p', { class: 'hint' }, t('waiting.missing', { count: empty })) : null)));
+}
+
+function chairCard(app, seat, isHost, mySeat) {
+  const mine = seat.seat === mySeat;
+  const parejas = app.state.mesa.seats.length === 4;
+  const partnerOf = parejas ? t('lobby.team_n', { n: (seat.seat % 2) + 1 }) : null;
+  const actions = [];
+  if (seat.kind === 'empty') {
+    if (isHost) actions.push(botPicker(app, seat.seat));
+    if (app.state.you && mySeat === null) {
+      actions.push(h('button', { type: 'button', class: 'secondary',
+        onclick: () => app.send({ type: 'sit', seat: seat.seat }) }, t('lobby.sit_here')));
+    }
+  } else if (seat.kind === 'bot' && isHost && !seat.substitute) {
+    actions.push(h('button', { type: 'button', class: 'secondary small',
+      'aria-label': t('lobby.remove_bot_named', { name: seat.bot, n: seat.seat + 1 }),
+      onclick: () => app.send({ type: 'clear_seat', seat: seat.seat }) }, t('lobby.remove_bot')));
+  } else if (mine) {
+    actions.push(h('button', { type: 'button', class: 'secondary small',
+      onclick: () => app.send({ type: 'stand' }) }, t('lobby.stand')));
+  }
+  return h('li', { class: `chair ${seat.kind}${mine ? ' mine' : ''}`, dataset: { seat: seat.seat } },
+    h('div', { class: 'chair-head' },
+      h('span', { class: 'seat-no' }, t('lobby.seat_n', { n: seat.seat + 1 })),
+      partnerOf ? h('span', { class: 'team-tag' }, partnerOf) : null),
+    h('div', { class: 'chair-name' },
+      seat.kind === 'empty' ? h('span', { class: 'free' }, t('lobby.free')) : seatLabel(seat),
+      mine ? h('span', { class: 'you-tag' }, ` (${t('common.you')})`) : null,
+      seat.kind === 'human' && !seat.connected
+        ? h('span', { class: 'away-tag' }, ` · ${t('player.away')}`) : null),
+    actions.length ? h('div', { class: 'chair-actions' }, actions) : null);
+}
+
+function botPicker(app, seat) {
+  const id = `bot-for-${seat}`;
+  const bots = app.state.bots || [];
+  return h('div', { class: 'bot-picker' },
+    h('label', { for: id, class: 'sr-only' }, t('lobby.bot_for', { n: seat + 1 })),
+    h('select', { id, name: id }, bots.map((bot) => h('option', { value: bot }, botLabel(bot)))),
+    h('button', {
+      type: 'button', class: 'secondary small',
+      'aria-label': t('lobby.put_bot_in', { n: seat + 1 }),
+      onclick: (event) => {
+        const select = event.target.closest('.bot-picker').querySelector('select');
+        app.send({ type: 'seat_bot', seat, bot: select.value });
+      },
+    }, t('lobby.put_bot')));
+}
+
+/** The invitation link, to copy or share. */
+export function inviteBox(app) {
+  const url = `${location.origin}/m/${app.state.code}`;
+  const share = async () => {
+    if (navigator.share) {
+      try {
+        await navigator.share({ title: 'FichaFlow', text: t('invite.share_text'), url });
+        return;
+      } catch {
+        // The person closed the share sheet: copying is the fallback.
+      }
+    }
+    await copy();
+  };
+  const copy = async () => {
+    let done = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      done = true;
+    } catch {
+      const input = document.getElementById('invite-link');
+      input.select();
+      done = document.execCommand('copy');
+    }
+    app.toast(done ? t('invite.copied') : t('invite.copy_by_hand'));
+  };
+  return h('div', { class: 'invite-box' },
+    h('label', { for: 'invite-link' }, t('invite.label')),
+    h('div', { class: 'invite-row' },
+      h('input', { id: 'invite-link', readonly: true, value: url,
+        onfocus: (event) => event.target.select() }),
+      h('button', { type: 'button', class: 'secondary', onclick: copy }, t('invite.copy')),
+      navigator.share ? h('button', { type: 'button', class: 'secondary', onclick: share },
+        t('invite.share')) : null),
+    h('p', { class: 'hint' }, t('invite.hint')));
+}
+
+/** The parados (queue, in order) and the mirones, with the person's own options. */
+export function peopleAround(app) {
+  const { state } = app;
+  const mesa = state.mesa;
+  const you = state.you;
+  const queued = you && mesa.queue.some((person) => person.id === you.id);
+  const seated = app.mySeat() !== null;
+  const mirones = mesa.mirones ?? null;
+  return h('div', { class: 'people-around' },
+    h('p', { class: 'parados' },
+      h('strong', {}, t('people.parados')), ' ',
+      mesa.queue.length
+        ? mesa.queue.map((person, i) => `${i + 1}. ${person.name}`).join(' · ')
+        : t('people.nobody')),
+    mirones === null ? null : h('p', { class: 'mirones' },
+      h('strong', {}, t('people.mirones')), ' ', miradores(mirones)),
+    you && !seated && !queued
+      ? h('button', { type: 'button', class: 'secondary small',
+        onclick: () => app.send({ type: 'queue' }) }, t('people.queue'))
+      : null,
+    you && queued
+      ? h('button', { type: 'button', class: 'secondary small',
+        onclick: () => app.send({ type: 'unqueue' }) }, t('people.unqueue'))
+      : null);
+}
+
+function miradores(mirones) {
+  if (!mirones.length) return t('people.nobody');
+  const named = mirones.filter((name) => name);
+  const anonymous = mirones.length - named.length;
+  const parts = [...named];
+  if (anonymous) parts.push(t('people.anonymous', { count: anonymous }));
+  return parts.join(' · ');
+}

@@ -1,0 +1,120 @@
+"""A phone held upright (360 x 740): the whole line and the whole hand are on screen, with no
+scrolling, at every turn of real play (mano a mano, where draws make hands long) and with the
+longest line the set allows (all 28 tiles, every double crosswise), wherever its salida sits."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+from tests.server.kit import ServerProcess
+from tests.web.driver import Player, create_mesa, next_hand, start
+
+WIDTH, HEIGHT = 360, 740
+
+FITS = """() => {
+  const inside = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.left >= -0.5 && r.top >= -0.5
+      && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  };
+  const doc = document.scrollingElement;
+  const line = [...document.querySelectorAll('.line-tile')];
+  const hand = [...document.querySelectorAll('.hand-tile')];
+  const ends = [...document.querySelectorAll('.end-choice')];
+  return {
+    scrollWidth: doc.scrollWidth, scrollHeight: doc.scrollHeight,
+    line: line.length, hand: hand.length,
+    outside: [...line, ...hand, ...ends].filter((el) => !inside(el))
+      .map((el) => el.outerHTML.slice(0, 80)),
+  };
+}"""
+
+
+def assert_fits(page: Any) -> dict[str, Any]:
+    found = page.evaluate(FITS)
+    assert found["scrollWidth"] <= WIDTH and found["scrollHeight"] <= HEIGHT, found
+    assert found["outside"] == [], found
+    return found
+
+
+def full_chain() -> list[tuple[int, int]]:
+    """All 28 tiles in one line where each tile matches the next (an Euler circuit of the
+    numbers 0..6, each tile an edge and each double a loop)."""
+    unused = {(a, b) for a in range(7) for b in range(a + 1)}
+    path: list[int] = []
+    stack = [6]
+    while stack:
+        here = stack[-1]
+        edge = next((e for e in sorted(unused) if here in e), None)
+        if edge is None:
+            path.append(stack.pop())
+        else:
+            unused.remove(edge)
+            stack.append(edge[0] if edge[1] == here else edge[1])
+    chain = list(itertools.pairwise(path))
+    assert len(chain) == 28 and all(x[1] == y[0] for x, y in itertools.pairwise(chain))
+    return chain
+
+
+def test_a_phone_shows_the_whole_line_and_hand_without_scrolling(
+    web_server: ServerProcess, new_page: Callable[..., Any], shots: Path
+) -> None:
+    page = new_page(WIDTH, HEIGHT)
+    create_mesa(page, web_server.url, "Ana", "mano_a_mano", 60, {1: "tirafichas"})
+    start(page)
+    me = Player(page)
+    longest_line = biggest_hand = 0
+    hands = 0
+    shot = False
+    while hands < 3:
+        if me.summary_open():
+            hands += 1
+            page.locator("[data-key=see-line]").click()
+            longest_line = max(longest_line, assert_fits(page)["line"])
+            page.locator("[data-key=open-summary]").click()
+            if page.locator("[data-key=new-partida]").count():
+                break
+            next_hand(page)
+            continue
+        if page.locator(".my-hand.my-turn").count():
+            found = assert_fits(page)
+            longest_line = max(longest_line, found["line"])
+            biggest_hand = max(biggest_hand, found["hand"])
+            if found["line"] >= 6 and not shot:
+                page.screenshot(path=str(shots / "web-telefono.png"))
+                shot = True
+        if me.act() is None:
+            page.wait_for_timeout(60)
+        elif page.locator(".end-choice").count():
+            assert_fits(page)
+    assert longest_line >= 8 and biggest_hand >= 7
+
+    # The longest line there can be, drawn in this page's own box, with the salida at the
+    # start, in the middle and at the end, and with both ends lit for a choice; plus a hand of
+    # twenty tiles.
+    page.locator(".hand-tile").first.evaluate(
+        """(tile) => { while (tile.parentElement.children.length < 20)
+            tile.parentElement.append(tile.cloneNode(true)); }"""
+    )
+    chain = [list(pair) for pair in full_chain()]
+    for lead in (0, 13, 27):
+        history = [{"kind": "play", "end": "left"}] * lead + [{"kind": "play", "end": "right"}] * (
+            27 - lead
+        )
+        view = {"line": chain, "history": history, "ends": [chain[0][0], chain[-1][1]]}
+        page.evaluate(
+            """async ([view, choosing]) => {
+              const { layoutTable } = await import('/js/table.js');
+              const app = { state: { view, choosing }, chooseEnd() {}, cancelChoice() {} };
+              layoutTable(app, document.getElementById('app'));
+            }""",
+            [view, {"tile": "6-6"}],
+        )
+        found = assert_fits(page)
+        assert found["line"] == 28 and found["hand"] == 20
+        expect(page.locator(".end-choice")).to_have_count(2)
+    assert page.js_errors == []
