@@ -30,6 +30,7 @@ from fichaflow.match.stats import mean_interval, ratio_interval
 def play(args: argparse.Namespace) -> None:
     rules = Rules.make(args.rules)
     options: dict[str, Any] = {"budget_ms": args.budget_ms} if args.bot == "gallo" else {}
+    options.update(json.loads(args.options))
     spec = DuelSpec(args.bot, "jugador", rules, args.seed, options_a=options)
     tasks = [("hand", g) for g in range(args.groups[0], args.groups[1])]
     started = time.time()
@@ -64,6 +65,8 @@ def summary(args: argparse.Namespace) -> None:
                 by_bot[row["bot"]][row["group"]].append(row)
     report: dict[str, Any] = {"python": platform.python_version(), "duels": {}}
     for bot, groups in by_bot.items():
+        if args.label:
+            bot = f"{bot} {args.label}"
         size = max(len(games) for games in groups.values())
         ordered = [groups[k] for k in sorted(groups) if len(groups[k]) == size]  # whole groups
         won = [sum(g["winner"] == 0 for g in games) for games in ordered]
@@ -112,9 +115,11 @@ def main() -> None:
     p.add_argument("--groups", type=int, nargs=2, default=[0, 50], metavar=("FROM", "TO"))
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--budget-ms", type=float, default=150.0)
+    p.add_argument("--options", default="{}", help='more bot options as JSON: {"playouts": 2}')
     p.add_argument("--out", required=True)
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
+    s.add_argument("--label", default="", help="a name for this run in the report")
     args = parser.parse_args()
     (play if args.command == "play" else summary)(args)
 

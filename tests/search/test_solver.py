@@ -99,4 +99,4 @@ def test_a_passed_deadline_stops_the_search_and_restores_the_position() -> None:
     with pytest.raises(OutOfNodes):
         solver.value(fast)
     assert (fast.hands, fast.turn, fast.depth) == before
-    assert solver.nodes <= 4096
+    assert solver.nodes <= 1024

@@ -34,7 +34,7 @@ class Solver:
         self.team = team
         self.team_of = valuer.team_of
         self.budget = budget
-        self.deadline = deadline  # a time.perf_counter() instant, checked every 4096 nodes
+        self.deadline = deadline  # a time.perf_counter() instant, checked every 1024 nodes
         self.nodes = 0
         self._bufs = [[0] * _WIDTH for _ in range(128)]
         self._table: dict[int, tuple[int, int, int]] = {}
@@ -76,7 +76,7 @@ class Solver:
         self.nodes += 1
         if self.nodes > self.budget:
             raise OutOfNodes
-        if not self.nodes & 4095 and self.deadline is not None and perf_counter() > self.deadline:
+        if not self.nodes & 1023 and self.deadline is not None and perf_counter() > self.deadline:
             raise OutOfNodes
         key = -1
         if self._keyed:
