@@ -69,6 +69,10 @@ def test_moving_the_hidden_tiles_changes_no_realistic_value(
     assert realistic == [
         (m.move, m.points, m.win, m.cost, m.verdict) for m in second.evaluation.moves
     ]
+    work = ("samples", "exact_samples", "playouts", "nodes")
+    assert [getattr(first.evaluation, k) for k in work] == [
+        getattr(second.evaluation, k) for k in work
+    ]
     assert first.facts == second.facts and first.move_facts == second.move_facts
     assert evaluate(view, FAST, seed) == evaluate(view_of(subject, moved), FAST, seed)
 

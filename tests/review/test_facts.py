@@ -176,8 +176,8 @@ def test_a_pass_tells_that_the_next_player_cannot_follow() -> None:
     )
     assert (hand.turn, hand.left, hand.right) == (1, 2, 6)
     assert (
-        "Con el 6-2 las dos puntas quedan en 6; Carla no tiene 6 (pasó al 6): le toca y tiene "
-        "que pasar." in _facts(hand, rules, "6-2", End.LEFT)
+        "Con el 6-2 por la izquierda las dos puntas quedan en 6; Carla no tiene 6 (pasó al 6): "
+        "le toca y tiene que pasar." in _facts(hand, rules, "6-2", End.LEFT)
     )
     # The 6-4 on the 6 shows a 2 and a 4, which Carla may well have: nothing is claimed.
     assert not any("Carla" in fact for fact in _facts(hand, rules, "6-4", End.RIGHT))
@@ -251,7 +251,7 @@ def test_closing_the_hand_and_killing_ones_own_double_are_said() -> None:
     # Dani holds 0-0 1-0 2-1 3-3 6-2; the ends show 6 and 2, and every other 6 is on the line.
     assert (hand.turn, hand.left, hand.right) == (3, 6, 2)
     assert _facts(hand, rules, "6-2", End.RIGHT)[0] == (
-        "El 6-2 tranca la mano; te quedas con 10 tantos."
+        "El 6-2 por la derecha tranca la mano; te quedas con 10 tantos."
     )
     hand, rules = _position(
         [

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from tests.server.kit import Client, ServerProcess, create_mesa, join
+from tests.server.kit import ServerProcess, create_mesa, join
 
 from fichaflow.core import record
 from fichaflow.core.tiles import name
 from fichaflow.core.view import SeatView
 from fichaflow.review.service import pista
 
+from .mesas import bots_play_a_hand, my_turn_against_bots
 from .records import LAST_TILES
 
 
@@ -49,19 +49,8 @@ def _error(response: httpx.Response, status: int, code: str) -> None:
     assert error["message"] != error["message_en"] and len(error["message"]) > 10
 
 
-async def _bots_play_a_hand(server: ServerProcess) -> str:
-    """A mesa of four bots, started by its (unseated) host; returns once a hand has ended."""
-    mesa = await create_mesa(server, rules="venezuela", seats=["tirafichas"] * 4, name="Ana")
-    host = Client(server, mesa["code"], mesa["token"])
-    await host.connect()
-    await host.send({"type": "start"})
-    await host.expect("hand_end", timeout=60)
-    await host.close()
-    return str(mesa["code"])
-
-
 def test_a_finished_hand_of_a_mesa_is_rebuilt_and_reviewed(server: ServerProcess) -> None:
-    code = asyncio.run(_bots_play_a_hand(server))
+    code = asyncio.run(bots_play_a_hand(server))
     path = f"/api/mesas/{code}/partidas/1/hands/1/repaso"
     shown = _get(server, path)
     assert shown.status_code == 200, shown.text
@@ -128,38 +117,8 @@ def test_a_record_from_a_file_is_reviewed(server: ServerProcess) -> None:
     _error(broken, 400, "review.not_json")
 
 
-async def _my_turn_against_bots(server: ServerProcess) -> tuple[str, str, dict[str, Any]]:
-    """Ana sits at seat 0 of a mesa of bots; returns (code, token, her view) once it is her
-    turn with a choice to make."""
-    mesa = await create_mesa(
-        server, rules="venezuela", seats=[None, "tirafichas", "tirafichas", "tirafichas"],
-        name="Ana", seat=0,
-    )  # fmt: skip
-    ana = Client(server, mesa["code"], mesa["token"])
-    await ana.connect()
-    await ana.send({"type": "start"})
-    deadline = time.monotonic() + 60
-    answered: tuple[int, int] | None = None
-    while time.monotonic() < deadline:
-        await asyncio.sleep(0.2)
-        view = ana.last_view()
-        if view is None:
-            continue
-        at = (view["hand_number"], len(view["history"]))
-        if view["ended"] and answered != at:
-            answered = at
-            await ana.send({"type": "ready"})
-        elif view["turn"] == 0 and len(view["legal"]) > 1:
-            await ana.close()
-            return str(mesa["code"]), str(mesa["token"]), view
-        elif view["turn"] == 0 and view["legal"] and answered != at:
-            answered = at
-            await ana.send({"type": "play", "move": view["legal"][0]})
-    raise AssertionError("Ana never had a choice to make")
-
-
 def test_the_pista_ranks_the_players_moves_from_their_view(server: ServerProcess) -> None:
-    code, token, view = asyncio.run(_my_turn_against_bots(server))
+    code, token, view = asyncio.run(my_turn_against_bots(server))
     hint = _post(server, f"/api/mesas/{code}/pista", {"token": token})
     assert hint.status_code == 200, hint.text
     body = hint.json()

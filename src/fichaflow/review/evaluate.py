@@ -91,6 +91,7 @@ class Evaluation:
     playouts: int
     nodes: int
     hindsight_solved: bool = False
+    hindsight_nodes: int = 0
 
     @property
     def best(self) -> MoveValue:
@@ -247,10 +248,9 @@ def hindsight(hand: Hand, rules: Rules, evaluation: Evaluation, nodes: int) -> E
     try:
         exact = solver.move_values(fast, [from_core(m.move) for m in evaluation.moves])
     except OutOfNodes:
-        return evaluation
+        return replace(evaluation, hindsight_nodes=solver.nodes)
     scale = 1.0 / (rules.teams - 1)
     moves = tuple(
         replace(m, hindsight=v * scale) for m, v in zip(evaluation.moves, exact, strict=True)
     )
-    return replace(evaluation, moves=moves, hindsight_solved=True,
-                   nodes=evaluation.nodes + solver.nodes)  # fmt: skip
+    return replace(evaluation, moves=moves, hindsight_solved=True, hindsight_nodes=solver.nodes)

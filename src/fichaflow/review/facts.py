@@ -143,8 +143,20 @@ def move_facts(reading: Reading, move: Move, moves: Sequence[Move]) -> list[Fact
         return []
     tile = move.tile
     own_after = view.tiles & ~(1 << tile)
+    out: list[Fact] = []
     if not own_after:
-        return [Fact("domino", {"tile": tile})]
+        out.append(Fact("domino", {"tile": tile}))
+    else:
+        out += _play_facts(reading, move, moves, own_after)
+    if move.end is not None and sum(1 for m in moves if m.tile == tile) > 1:
+        # The tile fits both ends: say which end each fact speaks of.
+        out = [Fact(f.code, {**f.params, "end": move.end.word}) for f in out]
+    return out
+
+
+def _play_facts(reading: Reading, move: Move, moves: Sequence[Move], own_after: int) -> list[Fact]:
+    view = reading.view
+    tile = move.tile
     out: list[Fact] = []
     if closes(view, move, reading.line):
         out.append(Fact("closes", {"tile": tile, "pips": pips_of(own_after)}))
@@ -290,6 +302,8 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "pips_one": "1 tanto",
         "pips_many": "{pips} tantos",
         "blank": "blanco",
+        "at_left": " por la izquierda",
+        "at_right": " por la derecha",
     },
     "en": {
         "domino": "With the {tile} you dominate: it was your last tile.",
@@ -333,6 +347,8 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "pips_one": "1 pip",
         "pips_many": "{pips} pips",
         "blank": "blank",
+        "at_left": " on the left",
+        "at_right": " on the right",
     },
 }
 
@@ -383,6 +399,8 @@ def render(fact: Fact, rules: Rules, names: Sequence[str] | None, lang: str = "e
             words["near"] = t["near_closer"].format(closer=name(p["closer"]))
         else:
             words["near"] = t["near_count"].format(**words)
+    if "end" in p and "tile" in words and fact.code != "heaviest":
+        words["tile"] += t[f"at_{p['end']}"]
     if "passed" in p:
         passed = [t["passed_to"].format(n=number_word(n, lang)) for n in p["passed"]]
         words["evidence"] = (

@@ -228,6 +228,7 @@ def evaluation_json(
         "playouts": evaluation.playouts,
         "nodes": evaluation.nodes,
         "hindsight_solved": evaluation.hindsight_solved,
+        "hindsight_nodes": evaluation.hindsight_nodes,
         "precision": evaluation.precision,
     }
 
