@@ -60,10 +60,9 @@ class Sample:
 class _Seat:
     """One hidden player's timeline: what they were seen to lack, and when they drew."""
 
-    events: list[tuple[int, int]] = field(default_factory=list)  # (time, numbers-mask of tiles)
+    events: list[tuple[int, int]] = field(default_factory=list)  # (time, tiles fitting then)
     slots: list[int] = field(default_factory=list)  # times of draws whose tile is not known
-    known: list[tuple[int, int, int]] = field(default_factory=list)  # (tile, origin, played at)
-    open_tiles: list[tuple[int, int]] = field(default_factory=list)  # (tile, played at): origin?
+    open_tiles: list[tuple[int, int]] = field(default_factory=list)  # (tile, time played)
 
 
 class Sampler:
