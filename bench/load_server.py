@@ -56,6 +56,17 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def scheduled(pid: int) -> tuple[float, float]:
+    """Seconds the process's threads have run, and waited for a core (Linux schedstat)."""
+    ran = waited = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            run, wait, _ = (task / "schedstat").read_text().split()
+            ran += int(run) / 1e9
+            waited += int(wait) / 1e9
+    return ran, waited
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -233,6 +244,7 @@ def main() -> None:
         jobs = [(ws_url, share, args.delay, args.warmup, args.seconds) for share in shares]
         memory: list[float] = []
         cpu_start = cpu_seconds(server.pid)
+        ran_start, waited_start = scheduled(server.pid)
         started = time.perf_counter()
         with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
             pending = pool.map_async(client_process, jobs)
@@ -241,6 +253,8 @@ def main() -> None:
                 pending.wait(1)
             results = pending.get()
         server_cpu = (cpu_seconds(server.pid) - cpu_start) / (time.perf_counter() - started)
+        ran_end, waited_end = scheduled(server.pid)
+        load = os.getloadavg()[0]
     finally:
         server.terminate()
         server.wait(20)
@@ -267,6 +281,9 @@ def main() -> None:
         "server_rss_max_mb": round(max(memory, default=0), 1),
         "server_cpu_cores": round(server_cpu, 2),
         "client_cpu_cores": round(sum(r["client_cpu"] for r in results), 2),
+        "server_ran_s": round(ran_end - ran_start, 1),
+        "server_waited_for_cpu_s": round(waited_end - waited_start, 1),
+        "load_average_1min": round(load, 1),
     }
     print(json.dumps(summary, indent=1))
 

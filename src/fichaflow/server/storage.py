@@ -22,7 +22,18 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, Row, create_engine, delete, event, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import make_url
 
 from fichaflow.server import changes as ch
@@ -183,8 +194,11 @@ def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
                 for m in moves
             ],
         )
-    for code, version in versions.items():
-        connection.execute(update(MesaRow).where(MesaRow.code == code).values(version=version))
+    if versions:
+        connection.execute(
+            update(MesaRow).where(MesaRow.code == bindparam("mesa_code")),
+            [{"mesa_code": code, "version": version} for code, version in versions.items()],
+        )
 
 
 def commit_group(engine: Engine, jobs: Sequence[Job]) -> None:

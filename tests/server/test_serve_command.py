@@ -1,0 +1,57 @@
+"""``fichaflow serve`` on a fresh machine: it makes its own database, and a busy port or a
+database it cannot use is one Spanish line and status 2."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+from tests.server.kit import SERVE, free_port
+
+
+def test_the_default_database_is_created_in_the_users_data_folder(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    process = subprocess.Popen(
+        [*SERVE, "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
+    )
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert process.poll() is None
+            time.sleep(0.1)
+        database = tmp_path / "data" / "fichaflow" / "fichaflow.sqlite3"
+        assert database.exists()
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=20)[0].decode()
+    assert f"http://127.0.0.1:{port}/" in output
+    assert str(database) in output
+
+
+def test_a_busy_port_and_a_bad_database_are_one_spanish_line(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [*SERVE, "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("Error: No se puede escuchar") and "Traceback" not in done.stderr
+    done = subprocess.run(
+        [*SERVE, "--port", str(free_port()), "--db", "postgresql+psycopg://nobody@127.0.0.1:1/x"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("Error: No se puede usar la base de datos")
+    assert "Traceback" not in done.stderr
