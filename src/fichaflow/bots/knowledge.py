@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from fichaflow.core.hand import End, EndKind, Move
+from fichaflow.core.hand import End, EndKind, Move, blocked
 from fichaflow.core.rules import FirstLead, Mode, Rules
 from fichaflow.core.scoring import HandFacts, score_hand
 from fichaflow.core.tiles import (
@@ -390,7 +390,7 @@ def closes(view: SeatView, move: Move, line: int | None = None) -> bool:
         return False
     left, right = ends_after(view, move)
     on_line = (line_tiles(view) if line is None else line) | 1 << move.tile
-    return not (ALL_TILES & ~on_line) & (SUIT[left] | SUIT[right])
+    return blocked(on_line, left, right)
 
 
 def tranque_value(view: SeatView, move: Move, pips: tuple[int, ...]) -> int:

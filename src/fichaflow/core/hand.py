@@ -37,6 +37,11 @@ class End(IntEnum):
         return "left" if self is End.LEFT else "right"
 
 
+def blocked(line_mask: int, left: int, right: int) -> bool:
+    """The tranque rule: no tile outside the line (in any hand or the montón) fits either end."""
+    return not (ALL_TILES & ~line_mask) & (SUIT[left] | SUIT[right])
+
+
 PASS_TILE: Final = -1
 DRAW_TILE: Final = -2
 
@@ -348,7 +353,7 @@ class Hand:
                 capicua = left != right and left >= 0 and tile == tile_of(left, right)
                 chuchazo = tile == DOBLE_BLANCO
                 self.result = HandEnd(EndKind.DOMINO, seat, tile, capicua, chuchazo)
-            elif not (ALL_TILES & ~self.line_mask) & (SUIT[self.left] | SUIT[self.right]):
+            elif blocked(self.line_mask, self.left, self.right):
                 self.result = HandEnd(EndKind.TRANQUE, seat, tile)
             else:
                 self.run_from, self.run_passes = seat, 0
