@@ -129,7 +129,8 @@ class Player:
                     self.stats.latencies.append(now - self.sent_at)
                 self.sent_at = None
         if kind == "hand_end":
-            self.later({"type": "ready", "after": message["hand"]["number"]})
+            hand = message["hand"]
+            self.later({"type": "ready", "partida": hand["partida"], "after": hand["number"]})
         if kind == "partida_end" and self.seat == 0:
             self.stats.partidas += 1
             self.later({"type": "start"})
@@ -222,7 +223,6 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="the measured window")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--procs", type=int, default=1, help="client processes")
-    parser.add_argument("--synchronous", default="FULL", help="SQLite synchronous (as served)")
     args = parser.parse_args()
     raise_open_files()
 

@@ -202,7 +202,8 @@ class Client:
         if not self.autoplay:
             return
         if kind == "hand_end":
-            await self.send({"type": "ready", "after": message["hand"]["number"]})
+            hand = message["hand"]
+            await self.send({"type": "ready", "partida": hand["partida"], "after": hand["number"]})
         if kind == "welcome" and message["mesa"]["status"] == "hand_over":
             await self.send({"type": "ready", "after": message["view"]["hand_number"]})
         view = message.get("view")

@@ -66,11 +66,12 @@ class Play(Strict):
 
 
 class Ready(Strict):
-    """Ready for the hand after hand ``after`` (once the mesa is past it, a late ready is
-    ignored); the next hand is dealt when every connected player is ready."""
+    """Ready for the hand after hand ``after`` of partida ``partida`` (once the mesa is past
+    it, a late ready is ignored); the next hand is dealt when every connected player is ready."""
 
     type: Literal["ready"]
     after: int | None = None
+    partida: int | None = None
     ref: Ref
 
 

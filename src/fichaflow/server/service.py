@@ -280,8 +280,8 @@ class TableService:
                 move = mesa.parse_move(seat, token)
                 await self._play(room, seat, move)
                 return
-            case p.Ready(after=after):
-                self._ready(room, conn, after)
+            case p.Ready(after=after, partida=partida):
+                self._ready(room, conn, after, partida)
                 return
             case p.NextHand():
                 self._host(room, conn)
@@ -336,9 +336,11 @@ class TableService:
         self._after(room)
         self._broadcast_move(room, result)
 
-    def _ready(self, room: Room, conn: Connection, after: int | None) -> None:
+    def _ready(self, room: Room, conn: Connection, after: int | None, partida: int | None) -> None:
         mesa = room.mesa
         seat = self._seat(room, conn)
+        if partida is not None and partida < mesa.partida_number:
+            return  # a ready from a partida already over
         if after is not None and (len(mesa.hands) > after or not mesa.playing):
             return  # the next hand is already dealt, or the partida is over: nothing to wait for
         if mesa.status != "hand_over":
@@ -469,7 +471,7 @@ class TableService:
             )
             return
         info = mesa.hands[len(partida.played) - 1]
-        summary = wire.hand_summary(partida, result.played, info)
+        summary = wire.hand_summary(partida, result.played, info, mesa.partida_number)
         self._per_seat(
             room, {"type": "hand_end", "seq": mesa.version, "move": move, "hand": summary}
         )

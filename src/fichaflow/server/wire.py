@@ -93,12 +93,15 @@ def hand_header(mesa: Mesa, info: HandInfo) -> dict[str, Any]:
     }
 
 
-def hand_summary(partida: Partida, played: PlayedHand, info: HandInfo) -> dict[str, Any]:
+def hand_summary(
+    partida: Partida, played: PlayedHand, info: HandInfo, partida_number: int
+) -> dict[str, Any]:
     """A finished hand face up: the seed, the deal, every move, what each player was left
     with, the count and the rule that decided it, in Spanish and English."""
     rules = partida.rules
     out = hand_dump(played.deal, played.hand)
     out.update(
+        partida=partida_number,
         number=info.number,
         seed=info.seed,
         commitment=info.commitment,
@@ -118,7 +121,7 @@ def partida_summary(mesa: Mesa) -> dict[str, Any] | None:
     if partida is None:
         return None
     hands = [
-        hand_summary(partida, played, info)
+        hand_summary(partida, played, info, mesa.partida_number)
         for played, info in zip(partida.played, mesa.hands, strict=False)
     ]
     return {
