@@ -31,8 +31,9 @@ class Budget:
     samples: int = 2000
     playouts: int = 4
     nodes: int = 2_000_000
-    exact_after: int = 12
-    """Solve exactly once this many tiles are on the line (fewer than 17 left out of it)."""
+    exact_after: int = 9
+    """Solve exactly once this many tiles are on the line (19 or fewer left out of it). Against
+    jugador, 9 did better than 12 and 6 at 150 ms (see docs/benchmarks.md)."""
     greedy: float = 0.5
     """How often the playout policy sheds its heaviest playable tile instead of a random one."""
     belief: float = 0.5
