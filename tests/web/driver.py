@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,8 @@ class Player:
     passes: int = 0
     plays: int = 0
     pending_choice: str | None = None
+    before_choice: Callable[[], None] | None = None
+    """Called while both ends are lit, before one is tapped (the tests take a picture)."""
 
     # -- reading the screen -----------------------------------------------------------------
 
@@ -82,7 +85,9 @@ class Player:
         pass_button = page.locator(".action-pass")
         if pass_button.count() and pass_button.is_enabled():
             assert self.playable() == [], "Paso is offered while a tile is marked playable"
+            before = self._progress()
             pass_button.click()
+            self._settle(before)
             self.passes += 1
             return "pass"
         draw = page.locator(".action-draw")
@@ -95,12 +100,14 @@ class Player:
         ends = self.ends()
         both = [t for t in playable if ends is not None and fits_both(t, *ends)]
         tile = both[0] if both else playable[0]
+        before = self._progress()
         page.locator(f".hand-tile[data-tile='{tile}']").click()
         if both:
             # The tile fits both ends: the page must ask, and light up both ends.
             expect(page.locator(".end-choice")).to_have_count(2)
             self.pending_choice = tile
             return self._choose_end(end_for_choice)
+        self._settle(before)
         self.plays += 1
         return "play"
 
@@ -113,12 +120,32 @@ class Player:
         assert "izquierda" in (left.get_attribute("aria-label") or "")
         assert "derecha" in (right.get_attribute("aria-label") or "")
         tile = page.locator(".hand-tile.chosen").get_attribute("data-tile")
+        if self.before_choice is not None:
+            self.before_choice()
         end = wanted or ("left" if len(self.choices) % 2 == 0 else "right")
+        before = self._progress()
         (left if end == "left" else right).click()
+        self._settle(before)
         self.choices.append((tile, end))
         self.pending_choice = None
         self.plays += 1
         return "choice"
+
+    def _progress(self) -> str:
+        screen = self.page.locator(".table-screen")
+        return f"{screen.get_attribute('data-hand')}.{screen.get_attribute('data-turns')}"
+
+    def _settle(self, before: str) -> None:
+        """Wait until the server has taken the move: the screen shows a later turn of the hand
+        (or another hand, or the summary)."""
+        self.page.wait_for_function(
+            """(before) => {
+              const screen = document.querySelector('.table-screen');
+              return document.querySelector('[data-dialog=summary-dialog]')
+                || `${screen.dataset.hand}.${screen.dataset.turns}` !== before;
+            }""",
+            arg=before,
+        )
 
     def play_until_summary(self, timeout: float = 90) -> None:
         """Play every turn of this seat until the hand's summary opens."""

@@ -27,6 +27,11 @@ def test_a_partida_against_three_bots_by_clicking(
     # The lobby: the invitation link, every chair, the rules in words.
     link = page.locator("#invite-link").input_value()
     assert link == f"{web_server.url}/m/{code}"
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copiar").click()
+    expect(page.locator(".toast")).to_contain_text("Enlace copiado")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    expect(page.locator(".toast")).to_have_count(0, timeout=10_000)
     chairs = page.locator(".chair-name")
     expect(chairs).to_have_text(
         [
@@ -42,18 +47,21 @@ def test_a_partida_against_three_bots_by_clicking(
 
     me = Player(page)
     partidas = 0
-    shot_in_play = False
+
+    def picture_of_a_choice() -> None:
+        if not me.choices:  # the first time both ends light up
+            page.wait_for_timeout(1500)  # the table has said its piece
+            page.screenshot(path=str(shots / "web-mano.png"))
+
+    me.before_choice = picture_of_a_choice
     while partidas < MAX_PARTIDAS:
         partidas += 1
         number = partidas
         hands = 0
         passes_before, choices_before = me.passes, len(me.choices)
         while True:
-            # Play this hand to its end, taking one screenshot of a turn in the first one.
+            # Play this hand to its end (a picture is taken at the first end choice).
             while not me.summary_open():
-                if not shot_in_play and me.playable() and page.locator(".line-tile").count() >= 3:
-                    page.screenshot(path=str(shots / "web-mano.png"))
-                    shot_in_play = True
                 if me.act() is None:
                     page.wait_for_timeout(60)
             hands += 1

@@ -46,6 +46,15 @@ def test_four_browsers_play_a_hand_together(
     miron.get_by_role("button", name="Solo mirar").click()
     expect(host.locator(".mirones")).to_contain_text("1")
 
+    # The host changes the rules before the start; everybody sees them change.
+    host.get_by_role("button", name="Cambiar las reglas").click()
+    host.locator("#configure-preset").select_option("zulia")
+    host.locator("#configure-target").fill("12")
+    host.get_by_role("button", name="Guardar las reglas").click()
+    for page in pages:
+        expect(page.locator(".rules-summary")).to_contain_text("Zulia")
+        expect(page.locator(".rules-summary")).to_contain_text("Meta 12")
+
     start(host)
     players = [Player(page) for page in pages]
     for page in pages:

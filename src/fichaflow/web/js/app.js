@@ -8,7 +8,7 @@ import { MesaConnection } from './connection.js';
 import { clear, h } from './dom.js';
 import { checkHand } from './fairness.js';
 import { errorText, loadLanguage, t, tileName } from './i18n.js';
-import { renderHome, renderJoin, renderWaiting } from './lobby.js';
+import { botPaceField, renderHome, renderJoin, renderWaiting } from './lobby.js';
 import {
   handEndMoments, newlyDead, newTurns, partidaEndMoments, turnMoments, violines,
 } from './moments.js';
@@ -78,6 +78,10 @@ function tapTile(tile) {
   const view = state.view;
   state.handFocus = tile;
   if (!view || view.ended || view.turn !== mySeat() || state.pending) return;
+  if (state.choosing?.tile === tile) {
+    cancelChoice(); // a second tap on the same tile puts it back
+    return;
+  }
   const moves = movesByTile(view.legal).get(tile);
   if (!moves) {
     toast(t('table.does_not_fit', { name: tileName(tile), left: view.ends?.[0], right: view.ends?.[1] }));
@@ -157,6 +161,8 @@ let pregonBusy = false;
 /** Say ``texts`` big in the middle of the table, one after the other. */
 function pregon(texts) {
   pregones.push(...texts);
+  // Fast bots can pass faster than the table can say it: stale calls are dropped.
+  if (pregones.length > 2) pregones.splice(0, pregones.length - 2);
   if (!pregonBusy) nextPregon();
 }
 
@@ -184,7 +190,9 @@ function say(moments) {
   if (!moments.length) return;
   const loud = moments.filter((moment) => moment.big);
   if (loud.length) pregon(loud.map((moment) => moment.big));
-  const sentence = moments.map((moment) => moment.text).join(' ');
+  // What the table calls out first, then the plays and passes that led to it.
+  const sentence = [...loud, ...moments.filter((moment) => !moment.big)]
+    .map((moment) => moment.text).join(' ');
   state.lastEvent = sentence;
   announce(sentence);
 }
@@ -228,7 +236,9 @@ function checkFairness(summary) {
   const seat = state.view?.seat ?? null;
   const rules = fullOptions(state.presets, state.partida.rules || state.mesa.rules);
   let dealt = seat === null ? null : session.dealtTiles(state.code, number, summary.number);
-  if (!dealt && seat !== null && state.view?.ended) dealt = dealtFrom(state.view);
+  if (!dealt && seat !== null && state.view?.ended && state.view.hand_number === summary.number) {
+    dealt = dealtFrom(state.view);
+  }
   state.fairness[`${number}.${summary.number}`] = checkHand(summary, {
     seats: state.mesa.seats.length,
     promised: session.promisedCommitment(state.code, number, summary.number),
@@ -524,6 +534,7 @@ function currentDialog() {
     const body = h('div', {},
       rulesEditor(state.presets, draft.rules, (rules) => { draft.rules = rules; render(); },
         { lockMode: true, idPrefix: 'configure' }),
+      botPaceField(draft.botPause, (ms) => { draft.botPause = ms; }, 'configure-bot-pace'),
       state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null);
     return dialog('rules-dialog', t('waiting.change_rules'), body, {
       onClose: closeDialog,

@@ -50,14 +50,7 @@ export function renderHome(app) {
           })),
         rulesEditor(state.presets, draft.rules, (rules) => { draft.rules = rules; redraw(); },
           { idPrefix: 'create' }),
-        h('div', { class: 'field' },
-          h('label', { for: 'bot-pace' }, t('lobby.bot_pace')),
-          h('select', {
-            id: 'bot-pace', name: 'bot_pause_ms',
-            onchange: (event) => { draft.botPause = Number(event.target.value); },
-          }, BOT_PACES.map((ms) => h('option', { value: ms, selected: ms === draft.botPause },
-            t(`bot_pace.${ms}`)))),
-          h('p', { class: 'hint' }, t('lobby.bot_pace_hint'))),
+        botPaceField(draft.botPause, (ms) => { draft.botPause = ms; }, 'bot-pace'),
         h('div', { class: 'field' },
           h('label', { for: 'turn-clock' }, t('lobby.turn_clock')),
           h('select', {
@@ -73,6 +66,15 @@ export function renderHome(app) {
         h('button', { class: 'primary big', type: 'submit', disabled: state.busy }, t('home.create'))),
       h('p', { class: 'aside' }, t('home.anotador_note'), ' ',
         h('a', { href: '/anotador/' }, t('home.anotador_link')))));
+}
+
+/** How long bots wait before they play (a mesa option, not a rule of the game). */
+export function botPaceField(value, onChange, id) {
+  return h('div', { class: 'field' },
+    h('label', { for: id }, t('lobby.bot_pace')),
+    h('select', { id, name: 'bot_pause_ms', onchange: (event) => onChange(Number(event.target.value)) },
+      BOT_PACES.map((ms) => h('option', { value: ms, selected: ms === value }, t(`bot_pace.${ms}`)))),
+    h('p', { class: 'hint' }, t('lobby.bot_pace_hint')));
 }
 
 /** Joining from an invitation: only a name, then the first free chair (or the queue). */
@@ -165,7 +167,9 @@ export function renderWaiting(app) {
             onclick: () => app.send({ type: 'start' }),
           }, t('waiting.start'))
           : h('p', { class: 'hint' }, t('waiting.host_starts', { host: mesa.host?.name || '' })),
-        empty > 0 ? h('p', { class: 'hint' }, t('waiting.missing', { count: empty })) : null)));
+        empty > 0
+          ? h('p', { class: 'hint' }, t(empty === 1 ? 'waiting.missing_one' : 'waiting.missing', { count: empty }))
+          : null)));
 }
 
 function chairCard(app, seat, isHost, mySeat) {

@@ -249,7 +249,9 @@ export function renderTable(app) {
       onclick: () => app.openDialog('mesa') }, mesaIcon(), h('span', { class: 'tool-word' }, t('mesa.button'))),
   ];
   const event = state.lastEvent;
-  return h('div', { class: `screen table-screen mode-${n}` },
+  // Which hand and how far into it the screen shows (read by people debugging, and by the tests).
+  const progress = view ? { hand: view.hand_number, turns: view.history.length } : {};
+  return h('div', { class: `screen table-screen mode-${n}`, dataset: progress },
     topBar(app, { middle: scoreboard(app), tools, compact: true }),
     connectionBanner(app),
     h('div', { class: 'felt' },
@@ -395,6 +397,5 @@ function endButton(app, end, [cx, cy], size, number) {
         document.querySelector('.end-choice.end-right')?.focus();
       }
     },
-  }, h('span', { class: 'end-number', 'aria-hidden': 'true' },
-    end === 'left' ? `‹ ${number}` : `${number} ›`));
+  }, h('span', { class: 'end-number', 'aria-hidden': 'true' }, String(number)));
 }
