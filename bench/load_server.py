@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
+import uvloop
 import websockets
 
 SERVE = [sys.executable, "-c", "from fichaflow.cli import main; main()", "serve"]
@@ -101,7 +103,7 @@ class Player:
             async for raw in self.ws:
                 if stop.is_set():
                     break
-                self.on(json.loads(raw))
+                self.on(orjson.loads(raw))
         except websockets.ConnectionClosed as exc:
             if not stop.is_set():
                 self.stats.errors.append(f"closed {exc}")
@@ -205,8 +207,9 @@ async def drive(
 
 
 def client_process(args: tuple[str, list[Any], float, float, float]) -> dict[str, Any]:
+    """One process of clients, on uvloop (as the server is) to keep the clients' own cost low."""
     raise_open_files()
-    return asyncio.run(drive(*args))
+    return uvloop.run(drive(*args))
 
 
 def percentile(values: list[float], p: float) -> float:
