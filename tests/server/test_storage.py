@@ -3,6 +3,7 @@ played, at any point of any partida under any preset (a property test)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import tempfile
 from pathlib import Path
@@ -13,12 +14,15 @@ from hypothesis import strategies as st
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
+from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.rules import PRESETS, Rules
 from fichaflow.server import changes as ch
 from fichaflow.server import storage, wire
+from fichaflow.server.botpool import BotPool
 from fichaflow.server.fairness import new_seed
 from fichaflow.server.mesa import Mesa
-from fichaflow.server.protocol import MesaOptions
+from fichaflow.server.protocol import CreateMesa, Join, MesaOptions
+from fichaflow.server.service import TableService
 
 BOTS = ["tirafichas", "tirapuntos", "acuestafichas"]
 
@@ -106,3 +110,38 @@ def test_a_group_commit_fails_only_the_action_that_fails(tmp_path: Path) -> None
     assert version == 3  # the refused action's own version change was rolled back with it
     assert [m[0] for m in moves] == ["6-6", "6-5"]
     engine.dispose()
+
+
+def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path) -> None:
+    """If a move cannot be committed, the mesa is rebuilt from the database: nobody is told of
+    the move, the player gets server.storage, and the position is the one before."""
+
+    async def scenario() -> None:
+        db = storage.Storage(f"sqlite:///{tmp_path / 'refuse.sqlite3'}")
+        await db.run(storage.migrate, db.engine)
+        service = TableService(db, BotPool(1))
+        request = CreateMesa(rules="mano_a_mano", seats=[None, None], name="Ana", seat=0)
+        created = await service.create(request, "http://127.0.0.1")
+        await service.join(created["code"], Join(name="Beto", seat=1))
+        room = service.rooms[created["code"]]
+        async with room.lock:
+            await service._commit(room, room.mesa.start())
+        before = {seat: wire.view(room.mesa, seat) for seat in (None, 0, 1)}
+        version = room.mesa.version
+        with db.engine.begin() as connection:
+            connection.exec_driver_sql(
+                "CREATE TRIGGER refuse BEFORE INSERT ON moves "
+                "BEGIN SELECT RAISE(ABORT, 'no space left'); END"
+            )
+        hand = room.mesa.hand
+        assert hand is not None
+        async with room.lock:
+            with pytest.raises(FichaFlowError) as refused:
+                await service._play(room, hand.turn, hand.legal_moves()[0])
+        assert refused.value.code == "server.storage"
+        assert "no cambió nada" in refused.value.message("es")
+        assert room.mesa.version == version
+        assert {seat: wire.view(room.mesa, seat) for seat in (None, 0, 1)} == before
+        db.close()
+
+    asyncio.run(scenario())
