@@ -48,10 +48,14 @@ def test_a_partida_against_three_bots_by_clicking(
     me = Player(page)
     partidas = 0
 
+    pictured: list[bool] = []
+
     def picture_of_a_choice() -> None:
-        if not me.choices:  # the first time both ends light up
+        # The first time both ends light up on a line of some length (or a later plain turn).
+        if not pictured and page.locator(".line-tile").count() >= 5:
             page.wait_for_timeout(1500)  # the table has said its piece
             page.screenshot(path=str(shots / "web-mano.png"))
+            pictured.append(True)
 
     me.before_choice = picture_of_a_choice
     while partidas < MAX_PARTIDAS:
@@ -62,6 +66,8 @@ def test_a_partida_against_three_bots_by_clicking(
         while True:
             # Play this hand to its end (a picture is taken at the first end choice).
             while not me.summary_open():
+                if not pictured and me.playable() and page.locator(".line-tile").count() >= 8:
+                    picture_of_a_choice()  # no choice came with a long line: a plain turn
                 if me.act() is None:
                     page.wait_for_timeout(60)
             hands += 1

@@ -350,23 +350,24 @@ function drawLine(app, box, view) {
     box.append(h('p', { class: 'line-empty' }, t('table.line_empty')));
   }
   if (app.state.choosing && layout.ends) {
-    box.append(...endButtons(app, layout.ends, pad, view.ends));
+    box.append(...endButtons(app, layout.ends, pad, view.ends, layout.unit));
   }
 }
 
 /** The two lit ends, each centred on its end of the line; pulled apart when they would overlap
  * (a lone salida is both ends at once). */
-function endButtons(app, ends, pad, numbers) {
+function endButtons(app, ends, pad, numbers, unit) {
   const centre = (where) => [where.x + pad + where.w / 2, where.y + pad + where.h / 2];
-  const size = Math.max(44, ends.left.w, ends.left.h, ends.right.w, ends.right.h);
-  const [lx, ly] = centre(ends.left);
-  const [rx, ry] = centre(ends.right);
-  let left = [lx, ly];
-  let right = [rx, ry];
-  if (Math.hypot(lx - rx, ly - ry) < size + 4) {
-    const mid = [(lx + rx) / 2, (ly + ry) / 2];
-    left = [mid[0] - size / 2 - 3, mid[1]];
-    right = [mid[0] + size / 2 + 3, mid[1]];
+  const size = Math.max(44, unit * 1.3);
+  let left = centre(ends.left);
+  let right = centre(ends.right);
+  if (Math.hypot(left[0] - right[0], left[1] - right[1]) < size + 4) {
+    // A lone salida: light the places where the next tile would go, one on each side of it.
+    const from = Math.min(ends.left.x, ends.right.x) + pad;
+    const to = Math.max(ends.left.x + ends.left.w, ends.right.x + ends.right.w) + pad;
+    const y = (left[1] + right[1]) / 2;
+    left = [from - size / 2 - 4, y];
+    right = [to + size / 2 + 4, y];
   }
   return [endButton(app, 'left', left, size, numbers[0]), endButton(app, 'right', right, size, numbers[1])];
 }
