@@ -157,3 +157,35 @@ def test_the_catalogues_say_everything_in_both_languages() -> None:
             assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", es[key])), (
                 key
             )
+
+
+def test_the_table_calls_a_violin_and_a_hanged_cochina(page: Any) -> None:
+    # "Violín: tener cuatro o más piedras de un mismo número al levantar" (the seed's glossary).
+    calls = run(
+        page,
+        "moments",
+        "(m, hands) => hands.map((tiles) => m.violines(tiles).map((c) => c.text))",
+        [
+            ["5-5", "5-4", "5-3", "5-0", "2-1", "6-6", "3-3"],
+            ["5-5", "5-4", "5-3", "6-0", "2-1", "6-6", "3-3"],
+            ["1-0", "2-0", "3-0", "4-0", "5-1", "6-1", "4-1"],
+        ],
+    )
+    assert calls[0] == ["Tienes un violín de cincos: 4 fichas del mismo número."]
+    assert calls[1] == []
+    assert calls[2] == [
+        "Tienes un violín de blancas: 4 fichas del mismo número.",
+        "Tienes un violín de unos: 4 fichas del mismo número.",
+    ]
+    # A hand that ends with the cochina in somebody's hand: it was hanged (ahorcada).
+    summary = {
+        "score": {"end": "domino", "seat": 1, "capicua": False},
+        "revealed": [["6-6", "2-0"], [], ["1-1"], ["4-3"]],
+    }
+    kinds = run(
+        page,
+        "moments",
+        "(m, s) => m.handEndMoments(s, ['Ana', 'Beto', 'Carla', 'Dani']).map((c) => c.text)",
+        summary,
+    )
+    assert kinds == ["Dominó de Beto.", "Ahorcaron la cochina: se le quedó a Ana."]
