@@ -29,8 +29,10 @@ def chromium_path() -> str:
     return os.environ.get("FICHAFLOW_CHROMIUM") or "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module. (Not per session: Playwright's synchronous API keeps an event
+    loop running while it is open, and tests elsewhere call asyncio.run.)"""
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'"
     )

@@ -203,12 +203,26 @@ function chairCard(app, seat, isHost, mySeat) {
     actions.length ? h('div', { class: 'chair-actions' }, actions) : null);
 }
 
+/** The bot offered first: a good partner or rival (jugador), and one not yet at the mesa, so that
+ * the table's sentences can tell the bots apart. */
+const BOT_PREFERENCE = ['jugador', 'gallo', 'tirapuntos', 'acuestafichas', 'tirafichas'];
+
+function defaultBot(app) {
+  const bots = app.state.bots || [];
+  const seated = new Set(app.state.mesa.seats.map((seat) => seat.bot).filter(Boolean));
+  const ordered = [...BOT_PREFERENCE.filter((bot) => bots.includes(bot)),
+    ...bots.filter((bot) => !BOT_PREFERENCE.includes(bot))];
+  return ordered.find((bot) => !seated.has(bot)) || ordered[0];
+}
+
 function botPicker(app, seat) {
   const id = `bot-for-${seat}`;
   const bots = app.state.bots || [];
+  const chosen = defaultBot(app);
   return h('div', { class: 'bot-picker' },
     h('label', { for: id, class: 'sr-only' }, t('lobby.bot_for', { n: seat + 1 })),
-    h('select', { id, name: id }, bots.map((bot) => h('option', { value: bot }, botLabel(bot)))),
+    h('select', { id, name: id },
+      bots.map((bot) => h('option', { value: bot, selected: bot === chosen }, botLabel(bot)))),
     h('button', {
       type: 'button', class: 'secondary small',
       'aria-label': t('lobby.put_bot_in', { n: seat + 1 }),

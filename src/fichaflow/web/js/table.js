@@ -198,7 +198,8 @@ function handSection(app) {
   return h('section', { class: `my-hand${myTurn ? ' my-turn' : ''}`, 'aria-label': t('table.your_tiles') },
     h('div', { class: 'hand-bar' },
       h('span', { class: 'me' }, perspective(app).names[mySeat], ' ',
-        h('span', { class: 'you-tag' }, `(${t('common.you')})`)),
+        h('span', { class: 'you-tag' }, `(${t('common.you')})`),
+        myTurn ? h('span', { class: 'clock', dataset: { clock: mySeat } }) : null),
       stock, actions),
     h('div', { class: 'hand-tiles', role: 'toolbar', 'aria-label': t('table.your_tiles'),
       'aria-orientation': 'horizontal', onkeydown: (event) => handKeys(app, event) }, buttons));
