@@ -33,7 +33,8 @@ class Budget:
     nodes: int = 2_000_000
     exact_after: int = 9
     """Solve exactly once this many tiles are on the line (19 or fewer left out of it). Against
-    jugador, 9 did better than 12 and 6 at 150 ms (see docs/benchmarks.md)."""
+    jugador at 150 ms, 6 did worse than 9 or 12, and 9 and 12 were equal within the noise of 720
+    hands (see docs/benchmarks.md)."""
     greedy: float = 0.5
     """How often the playout policy sheds its heaviest playable tile instead of a random one."""
     belief: float = 0.5
