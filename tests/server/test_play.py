@@ -166,3 +166,25 @@ def test_the_losing_side_gets_up_and_the_parados_sit_down(server: ServerProcess)
         await player.close()
 
     asyncio.run(scenario())
+
+
+def test_the_strongest_bots_offered_play_at_a_mesa(server: ServerProcess) -> None:
+    """The ladder's top four (gallo and jugador among them) think in the server's process pool
+    from their seat views and play a partida through."""
+
+    async def scenario() -> None:
+        offered = (await get_json(server, "/api/bots"))["bots"]
+        assert "omnisciente" not in offered
+        seats = [offered[n % len(offered)] for n in range(len(offered) - 4, len(offered))]
+        created = await create_mesa(
+            server, rules={"preset": "venezuela", "target": 10}, seats=seats, name="Host"
+        )
+        host = Client(server, created["code"], created["token"])
+        await host.connect()
+        await host.send({"type": "start"})
+        await asyncio.wait_for(host.partida_over.wait(), 240)
+        movers = {m["move"]["seat"] for m in host.log if m["type"] in ("move", "hand_end")}
+        assert movers == {0, 1, 2, 3}
+        await host.close()
+
+    asyncio.run(scenario())
