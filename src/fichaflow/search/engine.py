@@ -17,7 +17,7 @@ from typing import Final
 
 from fichaflow.core.hand import DRAW as CORE_DRAW
 from fichaflow.core.hand import PASS as CORE_PASS
-from fichaflow.core.hand import End, EndKind, Hand, Move
+from fichaflow.core.hand import End, EndKind, Hand, Move, blocked
 from fichaflow.core.tiles import ALL_TILES, PIPS, SUIT, tile_of
 from fichaflow.search.tables import (
     HALF_BITS,
@@ -251,7 +251,7 @@ class FastHand:
                 self.end_tile = tile
                 self.capicua = left != right and left >= 0 and tile == tile_of(left, right)
                 self.chuchazo = tile == 0
-            elif not self.out & (SUIT[self.left] | SUIT[self.right]):
+            elif blocked(ALL_TILES ^ self.out, self.left, self.right):
                 self.end_kind = TRANQUE
                 self.end_seat = seat
                 self.end_tile = tile
@@ -408,7 +408,7 @@ class FastHand:
                 right = OTHER[tile * 7 + right]
                 if trace is not None:
                     trace.append(tile * 2 + 1)
-            if not out & SUIT_PAIR[left * 7 + right]:
+            if not out & SUIT_PAIR[left * 7 + right]:  # core.hand.blocked, inlined for speed
                 return (
                     TRANQUE, turn, _pips_of(hands), leader, False, False,
                     tuple(pase_redondo), salida_pasada,
