@@ -40,7 +40,7 @@ def test_the_review_reads_in_spanish(record_file: Path) -> None:
     last = out[out.rindex("Jugada 24") :]
     assert "Jugaste el 6-4 por la derecha — error: cuesta 21.0 puntos (± 0.0)" in last
     assert "3-1 izquierda" in last and "la mejor" in last
-    assert "Resumen:" in out and "puntos frente a la mejor jugada" in out
+    assert "Resumen:" in out and "puntos esperados frente a las mejores." in out
     assert done.stderr == ""
 
 

@@ -52,8 +52,8 @@ TEXT = {
         "why": "  Por qué:",
         "left": "izquierda",
         "right": "derecha",
-        "summary": "Resumen: {decisions} {decisions_word}, {mistakes} {mistakes_word}; "
-        "en promedio se perdieron {lost} puntos frente a la mejor jugada.",
+        "summary": "Resumen: {decisions} {decisions_word}, {mistakes} {mistakes_word}; sus "
+        "jugadas perdieron en total {lost} puntos esperados frente a las mejores.",
         "decisions_one": "decisión",
         "decisions_many": "decisiones",
         "mistakes_one": "error",
@@ -89,8 +89,8 @@ TEXT = {
         "why": "  Why:",
         "left": "left",
         "right": "right",
-        "summary": "Summary: {decisions} {decisions_word}, {mistakes} {mistakes_word}; on "
-        "average {lost} points were lost against the best moves.",
+        "summary": "Summary: {decisions} {decisions_word}, {mistakes} {mistakes_word}; the "
+        "moves played lost {lost} expected points in all against the best ones.",
         "decisions_one": "decision",
         "decisions_many": "decisions",
         "mistakes_one": "mistake",

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+from fichaflow.bots.knowledge import deduce
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand, Move
 from fichaflow.core.rules import Rules
@@ -116,8 +117,25 @@ def decision_seed(view: SeatView, precision: Precision, seed: int) -> str:
     return f"repaso|{seed}|{precision.name}|{digest}"
 
 
-def evaluate(view: SeatView, precision: Precision, seed: int = 0) -> Evaluation:
-    """Weigh every candidate move of the seat to play in ``view``, from that view alone."""
+def nothing_hidden(view: SeatView) -> bool:
+    """The view proves where every tile is: no montón left, and each other hand can hold only
+    the tiles it holds (a mano a mano once the montón is drawn, say)."""
+    if view.stock_left:
+        return False
+    know = deduce(view)
+    return all(
+        know.possible(s).bit_count() == view.counts[s]
+        for s in range(view.rules.seats)
+        if s != view.seat
+    )
+
+
+def evaluate(
+    view: SeatView, precision: Precision, seed: int = 0, exact_nodes: int | None = None
+) -> Evaluation:
+    """Weigh every candidate move of the seat to play in ``view``, from that view alone; the
+    exact solving of its deals may use ``exact_nodes`` (by default the precision's
+    ``exact_total``)."""
     if view.seat is None or not view.my_turn or not view.legal:
         raise FichaFlowError("review.not_deciding")
     rules = view.rules
@@ -137,13 +155,17 @@ def evaluate(view: SeatView, precision: Precision, seed: int = 0) -> Evaluation:
     valuer = valuer_for(rules)
     scale = 1.0 / (rules.teams - 1)
     solver = Solver(valuer, team)
-    exact = len(view.line) >= precision.exact_after
+    exact = len(view.line) >= precision.exact_after or nothing_hidden(view)
+    exact_limit = precision.exact_total if exact_nodes is None else exact_nodes
     history = history_moves(view.history)
     values: list[list[float]] = [[] for _ in codes]
     wins: list[list[float]] = [[] for _ in codes]
     weights: list[float] = []
     exact_samples = playouts = 0
     fast: FastHand | None = None
+    # Late in a hand many samples deal the same hidden hands (with nothing left to guess, all of
+    # them): a position solved once is not solved again.
+    solved_before: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
     for _ in range(precision.samples):
         sample = sampler.draw()
         if sample is None:
@@ -151,12 +173,15 @@ def evaluate(view: SeatView, precision: Precision, seed: int = 0) -> Evaluation:
         fast = position(view, sample, history, fast)
         solved: list[int] | None = None
         if exact:
-            solver.reset_table(fast)
-            solver.budget = solver.nodes + precision.nodes
-            try:
-                solved = solver.move_values(fast, codes)
-            except OutOfNodes:
-                solved = None
+            key = (tuple(fast.hands), tuple(fast.stock[fast.stock_pos :]))
+            solved = solved_before.get(key)
+            if solved is None and solver.nodes < exact_limit:
+                solver.reset_table(fast)
+                solver.budget = solver.nodes + precision.nodes
+                try:
+                    solved = solved_before[key] = solver.move_values(fast, codes)
+                except OutOfNodes:
+                    solved = None
         if solved is not None:
             exact_samples += 1
             for i, value in enumerate(solved):
@@ -240,7 +265,7 @@ def _rank(
 def hindsight(hand: Hand, rules: Rules, evaluation: Evaluation, nodes: int) -> Evaluation:
     """``evaluation`` with the exact value of each move in the true position (``hand``, every
     tile visible), when the solver finishes within ``nodes``; unchanged otherwise."""
-    if len(evaluation.moves) < 2:
+    if len(evaluation.moves) < 2 or nodes <= 0:
         return evaluation
     fast = FastHand.from_hand(hand)
     solver = Solver(valuer_for(rules), rules.team_of(evaluation.seat), nodes)

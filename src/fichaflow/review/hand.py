@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fichaflow.core.deal import Deal
@@ -139,15 +139,22 @@ class HandReview:
 
 
 def review_decision(
-    subject: HandToReview, hand: Hand, played: Move, precision: Precision, seed: int = 0
+    subject: HandToReview,
+    hand: Hand,
+    played: Move,
+    precision: Precision,
+    seed: int = 0,
+    hindsight_nodes: int | None = None,
+    exact_nodes: int | None = None,
 ) -> DecisionReview:
     """The decision of the seat to move in ``hand`` (the true position), which played
-    ``played``."""
+    ``played``; the exact solving of sampled deals and the hindsight get ``exact_nodes`` and
+    ``hindsight_nodes`` (by default what the precision gives one decision)."""
     seat = hand.turn
     view = view_at(subject, hand, seat)
-    evaluation = hindsight(
-        hand, subject.rules, evaluate(view, precision, seed), precision.hindsight_nodes
-    )
+    budget = precision.hindsight_nodes if hindsight_nodes is None else hindsight_nodes
+    realistic = evaluate(view, precision, seed, exact_nodes)
+    evaluation = hindsight(hand, subject.rules, realistic, budget)
     reading = read(view)
     moves = [m.move for m in evaluation.moves]
     per_move = tuple(tuple(move_facts(reading, m, moves)) for m in moves)
@@ -162,20 +169,34 @@ def review_hand(
     seed: int = 0,
     progress: Progress | None = None,
 ) -> HandReview:
-    """Every decision of ``seat`` in the hand, in order."""
+    """Every decision of ``seat`` in the hand, in order, within the precision's budgets for a
+    hand; the hindsight values are solved from the last decision back."""
     check_seat(subject.rules, seat)
     start = time.process_time()
     points = set(decision_points(subject, seat))
     hand = fresh(subject)
-    out = []
+    out: list[DecisionReview] = []
+    positions: list[Hand] = []
+    total = 2 * len(points)
     if progress is not None:
-        progress(0, len(points))
+        progress(0, total)
+    exact_left = precision.exact_hand
     for index, turn in enumerate(subject.hand.history):
         if index in points:
-            out.append(review_decision(subject, hand, turn.move, precision, seed))
+            limit = min(precision.exact_total, exact_left)
+            out.append(review_decision(subject, hand, turn.move, precision, seed, 0, limit))
+            exact_left -= out[-1].evaluation.nodes
+            positions.append(hand.copy())
             if progress is not None:
-                progress(len(out), len(points))
+                progress(len(out), total)
         hand.push(turn.move)
+    left = precision.hindsight_nodes
+    for done, i in enumerate(reversed(range(len(out))), len(out) + 1):
+        solved = hindsight(positions[i], subject.rules, out[i].evaluation, left // 2)
+        left -= solved.hindsight_nodes
+        out[i] = replace(out[i], evaluation=solved)
+        if progress is not None:
+            progress(done, total)
     spent = time.process_time() - start
     return HandReview(subject, seat, precision.name, tuple(out), spent)
 
@@ -243,7 +264,10 @@ def decision_json(
         "move_number": decision.move_number,
         "ends": None if view.left < 0 else [view.left, view.right],
         "tiles": [tile_name(t) for t in bits(view.tiles)],
-        "played": move_text(decision.played),
+        # The entry of the move played in ``moves`` (a tile laid on either of two equal ends is
+        # listed once), and the move as it was made.
+        "played": move_text(played.move),
+        "played_move": move_text(decision.played),
         "played_rank": [m.move for m in decision.evaluation.moves].index(played.move) + 1,
         "verdict": played.verdict,
         "cost": round(played.cost.mean, 2),

@@ -15,18 +15,23 @@ from fichaflow.core.errors import FichaFlowError
 
 @dataclass(frozen=True, slots=True)
 class Precision:
-    """The work limits of one decision's evaluation.
+    """The work limits of a review.
 
-    ``samples`` deals of the hidden tiles; ``playouts`` playouts per deal and move; exact solving
-    of each deal once ``exact_after`` tiles are on the line, with at most ``nodes`` solver nodes
-    for one deal (past that, that deal is played out instead); ``hindsight_nodes`` bounds the
-    exact solve of the true position, move by move."""
+    Each decision: ``samples`` deals of the hidden tiles; ``playouts`` playouts per deal and
+    move; exact solving of each deal once ``exact_after`` tiles are on the line (or nothing is
+    left to guess), with at most ``nodes`` solver nodes for one deal, ``exact_total`` for the
+    decision and ``exact_hand`` for the decisions of a whole hand (past any of them, deals are
+    played out instead). The hindsight of a whole hand, solved from its last decision back to
+    its first, shares ``hindsight_nodes``, half of what is left at most for one decision: the
+    early decisions, the costliest to solve, get what the later ones leave."""
 
     name: str
     samples: int
     playouts: int
     exact_after: int
     nodes: int
+    exact_total: int
+    exact_hand: int
     hindsight_nodes: int
 
 
@@ -34,11 +39,11 @@ PRECISIONS: Final[dict[str, Precision]] = {
     p.name: p
     for p in (
         Precision("fast", samples=80, playouts=4, exact_after=14, nodes=4_000,
-                  hindsight_nodes=150_000),
+                  exact_total=150_000, exact_hand=300_000, hindsight_nodes=300_000),
         Precision("normal", samples=300, playouts=8, exact_after=12, nodes=12_000,
-                  hindsight_nodes=600_000),
+                  exact_total=500_000, exact_hand=800_000, hindsight_nodes=800_000),
         Precision("deep", samples=1500, playouts=16, exact_after=10, nodes=100_000,
-                  hindsight_nodes=8_000_000),
+                  exact_total=20_000_000, exact_hand=60_000_000, hindsight_nodes=40_000_000),
     )
 }  # fmt: skip
 DEFAULT_PRECISION: Final = "normal"

@@ -190,7 +190,7 @@ function seatBox(step, seat) {
   return h('div', { class: classes.join(' '), 'data-seat': seat },
     h('div', { class: 'who' },
       h('strong', {}, names()[seat]),
-      h('span', { class: 'count' }, t(state.lang, 'tiles_count', { n: tiles.length })),
+      h('span', { class: 'count' }, t(state.lang, tiles.length === 1 ? 'tiles_one' : 'tiles_count', { n: tiles.length })),
       moving ? h('span', { class: 'badge' }, t(state.lang, 'to_move')) : null),
     h('div', { class: 'tiles' }, tiles.map((tile) => {
       const [a, b] = halves(tile);
@@ -261,7 +261,7 @@ function renderAnalysis() {
     })
     : t(state.lang, 'no_decisions', { who });
   $('decisions').replaceChildren(...review.decisions.map((d) => {
-    const played = d.moves.find((m) => m.move === d.played) || d.moves[0];
+    const played = d.moves.find((m) => m.move === d.played);
     return h('li', {}, h('button', {
       type: 'button',
       class: `goto ${d.verdict}`,

@@ -39,6 +39,7 @@ export const TEXT = {
     right: 'derecha',
     counter: '{n} de {total}',
     tiles_count: '{n} fichas',
+    tiles_one: '1 ficha',
     stock: 'Montón: {n}',
     to_move: 'le toca',
     decision_title: 'Decisión de {who}: jugada {n}',
@@ -57,8 +58,8 @@ export const TEXT = {
     played: 'jugó',
     unsolved: '—',
     summary:
-      '{who}: {decisions} {decisions_word}, {mistakes} {mistakes_word}; en promedio perdió {lost} ' +
-      'puntos frente a la mejor jugada.',
+      '{who}: {decisions} {decisions_word}, {mistakes} {mistakes_word}; sus jugadas perdieron en ' +
+      'total {lost} puntos esperados frente a las mejores.',
     decision_one: 'decisión',
     decision_many: 'decisiones',
     mistake_one: 'error',
@@ -114,6 +115,7 @@ export const TEXT = {
     right: 'right',
     counter: '{n} of {total}',
     tiles_count: '{n} tiles',
+    tiles_one: '1 tile',
     stock: 'Montón: {n}',
     to_move: 'to move',
     decision_title: "{who}'s decision: move {n}",
@@ -132,8 +134,8 @@ export const TEXT = {
     played: 'played',
     unsolved: '—',
     summary:
-      '{who}: {decisions} {decisions_word}, {mistakes} {mistakes_word}; on average {lost} points ' +
-      'lost against the best moves.',
+      '{who}: {decisions} {decisions_word}, {mistakes} {mistakes_word}; the moves played lost ' +
+      '{lost} expected points in all against the best ones.',
     decision_one: 'decision',
     decision_many: 'decisions',
     mistake_one: 'mistake',
