@@ -77,6 +77,8 @@ def test_json_is_one_object_with_every_decision(record_file: Path) -> None:
         (["--seat", "2"], "Error: El asiento debe ser de 0 a 1 (no 2)"),
         (["--seat", "1", "--hand", "3"], "Error: No hay mano 3: el registro tiene 1 manos "
          "terminadas"),
+        (["--seat", "1", "--hand", "0"], "Error: No hay mano 0: el registro tiene 1 manos "
+         "terminadas"),
         (["--seat", "1", "--precision", "mucha"], "Error de uso: Valor no válido para "
          "'--precision'"),
         (["--seat", "uno"], "Error de uso: Valor no válido para '--seat'"),

@@ -124,7 +124,8 @@ def analyze(
     try:
         check_seat(partida.rules, seat)
         every = list(range(1, len(partida.played) + 1)) or [1]
-        subjects = [hand_of(partida, n) for n in ([hand_number] if hand_number else every)]
+        chosen = every if hand_number is None else [hand_number]
+        subjects = [hand_of(partida, n) for n in chosen]
     except FichaFlowError as exc:
         fail(exc)
     level = PRECISIONS[precision]
