@@ -94,6 +94,8 @@ def test_a_finished_hand_of_a_mesa_is_rebuilt_and_reviewed(server: ServerProcess
 
     _error(_get(server, f"/api/mesas/{code}/partidas/1/hands/99/repaso"), 400, "review.hand")
     _error(_get(server, path, seat=4), 400, "review.seat")
+    _error(_get(server, path, seat="uno"), 400, "review.whole")
+    _error(_get(server, f"/api/mesas/{code}/partidas/x/hands/1/repaso"), 400, "review.whole")
     _error(_get(server, path, seat=0, precision="eterna"), 400, "review.precision")
     _error(_get(server, "/api/mesas/nadie/partidas/1/hands/1/repaso"), 404, "server.no_mesa")
 

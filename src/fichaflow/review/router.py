@@ -127,6 +127,13 @@ def _whole(data: dict[str, Any], key: str, default: int | None = None) -> int | 
     raise FichaFlowError("review.whole", key=key)
 
 
+def _number(text: str, key: str) -> int:
+    """A whole number from the address (path or query); a Spanish error naming ``key`` else."""
+    if text.isascii() and text.isdigit() and len(text) <= 6:
+        return int(text)
+    raise FichaFlowError("review.whole", key=key)
+
+
 def _text(data: dict[str, Any], key: str, default: str) -> str:
     value = data.get(key, default)
     if isinstance(value, str):
@@ -172,15 +179,16 @@ def build_router(pool: ReviewPool) -> APIRouter:
     @router.get("/api/mesas/{code}/partidas/{number}/hands/{hand}/repaso", response_model=None)
     async def mesa_hand(
         code: str,
-        number: int,
-        hand: int,
+        number: str,
+        hand: str,
         request: Request,
-        seat: int | None = None,
+        seat: str | None = None,
         precision: str = "normal",
     ) -> dict[str, Any] | JSONResponse:
         service: TableService = request.app.state.service
-        data = await service.record(code, number)
-        return await answer(data, hand, seat, precision)
+        data = await service.record(code, _number(number, "partida"))
+        seat_number = None if seat is None else _number(seat, "seat")
+        return await answer(data, _number(hand, "hand"), seat_number, precision)
 
     @router.post("/api/repaso", response_model=None)
     async def posted(request: Request) -> dict[str, Any] | JSONResponse:
