@@ -96,9 +96,19 @@ def test_a_phone_shows_the_whole_line_and_hand_without_scrolling(
     # The longest line there can be, drawn in this page's own box, with the salida at the
     # start, in the middle and at the end, and with both ends lit for a choice; plus a hand of
     # twenty tiles.
-    page.locator(".hand-tile").first.evaluate(
-        """(tile) => { while (tile.parentElement.children.length < 20)
-            tile.parentElement.append(tile.cloneNode(true)); }"""
+    if me.summary_open():
+        page.locator("[data-key=see-line]").click()
+    page.evaluate(
+        """async () => {
+          const { tileSvg } = await import('/js/tiles.js');
+          const tiles = Array.from({ length: 20 }, () => {
+            const button = document.createElement('button');
+            button.className = 'hand-tile';
+            button.append(tileSvg('6-5'));
+            return button;
+          });
+          document.querySelector('.hand-tiles').replaceChildren(...tiles);
+        }"""
     )
     chain = [list(pair) for pair in full_chain()]
     for lead in (0, 13, 27):

@@ -562,6 +562,8 @@ function render() {
   }
   restoreFocus(focusKey, overlay);
   updateClocks();
+  const myTurn = state.view && !state.view.ended && state.view.turn === mySeat();
+  document.title = myTurn ? t('title.your_turn') : t('title.page');
 }
 
 function restoreFocus(focusKey, overlay) {

@@ -66,7 +66,9 @@ export function listing(items) {
 export function errorText(error) {
   if (!error) return '';
   const text = current === 'en' && error.message_en ? error.message_en : error.message;
-  return capitalized(text || error.code || '');
+  if (text) return capitalized(text);
+  // The page's own troubles (no network, a broken answer) have their words in the catalogue.
+  return t(`error.${error.code}`, error);
 }
 
 export function capitalized(text) {

@@ -29,7 +29,11 @@ export function saveSeatTicket(code, ticket) {
 }
 
 export function forgetSeatTicket(code) {
-  localStorage.removeItem(`${PREFIX}mesa.${code}`);
+  try {
+    localStorage.removeItem(`${PREFIX}mesa.${code}`);
+  } catch {
+    // No storage: nothing was kept.
+  }
 }
 
 export function lastName() {

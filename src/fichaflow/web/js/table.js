@@ -330,7 +330,7 @@ function drawLine(app, box, view) {
   const svg = s('svg', {
     class: 'line', width, height, viewBox: `0 0 ${width} ${height}`, role: 'list',
     'aria-label': line.length
-      ? t('table.line_label', { count: line.length })
+      ? t(line.length === 1 ? 'table.line_label_one' : 'table.line_label', { count: line.length })
       : t('table.line_empty'),
   });
   const newest = newestIndex(view, line.length, lead);
