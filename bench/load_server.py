@@ -233,7 +233,8 @@ def main() -> None:
     port = free_port()
     base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
     command = [*SERVE, "--port", str(port), "--db", f"sqlite:///{folder / 'load.sqlite3'}"]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=None)
+    log = (folder / "server.log").open("wb")
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     try:
         for _ in range(300):
             with contextlib.suppress(httpx.HTTPError):
@@ -261,6 +262,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(20)
+        log.close()
     latencies = [x for r in results for x in r["latencies"]]
     moves = sum(r["moves"] for r in results)
     window = max(r["window"] for r in results)
