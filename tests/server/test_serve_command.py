@@ -37,6 +37,31 @@ def test_the_default_database_is_created_in_the_users_data_folder(tmp_path: Path
     assert str(database) in output
 
 
+def test_join_links_point_where_friends_can_open_them(tmp_path: Path) -> None:
+    """A mesa created from this machine's own loopback address gets a join link with the
+    address friends use (--public-url; with --host 0.0.0.0 the machine's network address)."""
+    port = free_port()
+    database = f"sqlite:///{tmp_path / 'links.sqlite3'}"
+    public = "http://192.0.2.10:8000"  # a documentation address: nothing is sent to it
+    command = [*SERVE, "--port", str(port), "--db", database, "--public-url", public]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        created = httpx.post(f"{base}/api/mesas", json={"name": "Ana"}, timeout=10).json()
+        assert created["join_url"] == f"{public}/m/{created['code']}"
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=20)[0].decode()
+    assert f"Sus amigos, en la misma red: {public}/" in output
+
+
 def test_a_busy_port_and_a_bad_database_are_one_spanish_line(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

@@ -12,6 +12,7 @@ from fichaflow.server.settings import (
     FRAME_LIMIT_BYTES,
     Settings,
     default_database_path,
+    network_addresses,
     sqlite_url,
 )
 
@@ -64,7 +65,16 @@ def _shown(url: str) -> str:
 @click.option(
     "--bot-workers", default=0, type=int, help="Procesos para los bots (0: uno por núcleo)."
 )
-def serve(host: str, port: int, db_url: str | None, bot_workers: int) -> None:
+@click.option(
+    "--public-url",
+    default=None,
+    metavar="URL",
+    help="La dirección que usan sus amigos (p. ej. http://192.168.1.20:8000) para los enlaces "
+    "de las mesas; con --host 0.0.0.0 se toma la de la red de esta máquina.",
+)
+def serve(
+    host: str, port: int, db_url: str | None, bot_workers: int, public_url: str | None
+) -> None:
     """Arranca el servidor: mesas para jugar en el navegador con amigos y bots."""
     import uvicorn
 
@@ -84,7 +94,16 @@ def serve(host: str, port: int, db_url: str | None, bot_workers: int) -> None:
     address = f"http://{shown_host}:{port}/"
     click.echo(f"FichaFlow: {'abra' if es else 'open'} {address}")
     click.echo(f"{'Base de datos' if es else 'Database'}: {where}")
-    if host in ("127.0.0.1", "localhost", "::1"):
+    if public_url is None and host in ("0.0.0.0", "::", ""):
+        lan = network_addresses()
+        public_url = f"http://{lan[0]}:{port}" if lan else None
+    if public_url is not None:
+        public_url = public_url.rstrip("/")
+        click.echo(
+            f"{'Sus amigos, en la misma red' if es else 'Friends on the same network'}: "
+            f"{public_url}/"
+        )
+    elif host in ("127.0.0.1", "localhost", "::1"):
         click.echo(
             "Para jugar con amigos desde sus teléfonos, arranque con --host 0.0.0.0 y "
             "compártales el enlace de la mesa."
@@ -92,7 +111,7 @@ def serve(host: str, port: int, db_url: str | None, bot_workers: int) -> None:
             else "To play with friends on their phones, start with --host 0.0.0.0 and share "
             "the mesa's link."
         )
-    settings = Settings(database_url=db_url, bot_workers=bot_workers)
+    settings = Settings(database_url=db_url, bot_workers=bot_workers, public_url=public_url)
     uvicorn.run(
         create_app(settings),
         host=host,

@@ -109,7 +109,11 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/mesas", status_code=201)
     async def create_mesa(request: Request) -> dict[str, Any]:
         body = await read_body(request, p.CreateMesa, "mesa")
-        return await service.create(body, str(request.base_url))
+        base = str(request.base_url)
+        loopback = request.url.hostname in ("127.0.0.1", "localhost", "::1")
+        if loopback and settings.public_url:
+            base = settings.public_url  # a link the friends' phones can open
+        return await service.create(body, base)
 
     @app.get("/api/mesas/{code}")
     async def get_mesa(code: str) -> dict[str, Any]:

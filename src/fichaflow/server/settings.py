@@ -30,12 +30,39 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+def network_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its network interfaces (loopback left out), read from
+    the interfaces themselves (Linux); empty where that is not possible."""
+    try:
+        import fcntl
+        import socket
+        import struct
+    except ImportError:
+        return []
+    found = []
+    for _index, interface in socket.if_nameindex():
+        if interface == "lo":
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                request = struct.pack("256s", interface[:15].encode())
+                answer = fcntl.ioctl(probe.fileno(), 0x8915, request)  # SIOCGIFADDR
+            except OSError:
+                continue
+        address = socket.inet_ntoa(answer[20:24])
+        if not address.startswith("127."):
+            found.append(address)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """One server's configuration. ``database_url`` is a SQLAlchemy URL."""
 
     database_url: str
-    public_url: str = "http://127.0.0.1:8000"
+    public_url: str | None = None
+    """The address friends use (``http://192.168.1.20:8000``): join links made from a request
+    to this machine's own loopback address point there instead."""
     bot_workers: int = 0  # 0: one per core
     sqlite_synchronous: str = "FULL"
 
