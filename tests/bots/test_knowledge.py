@@ -218,3 +218,31 @@ def test_tranque_value_asks_the_scorekeeper():
     # closer 0 holds 8, next 1 holds 11: the closer wins, its pair scores all 40
     assert kn.tranque_value(view, move, (8, 11, 7, 14)) == 40
     assert kn.tranque_value(view, move, (12, 11, 7, 14)) == -44
+
+
+def test_a_double_called_dead_is_never_played_again() -> None:
+    """Doble muerto means the double can no longer be played: check it against the rest of real
+    hands, including positions where both ends show the number (the double still fits there)."""
+    rng = random.Random(11)
+    rules = Rules.make("venezuela")
+    end_case_seen = False
+    for n in range(400):
+        hand = Hand(list(Deal.from_seed(4, f"muerto-{n}").hands), (), n % 4)
+        called: list[tuple[int, int]] = []  # (tile, move index) when first called dead
+        while not hand.ended:
+            view = hand_view(rules, hand, 0, hand_number=2)
+            dead = kn.dead_doubles(view)
+            for double in bits(dead):
+                if double not in [d for d, _ in called]:
+                    called.append((double, len(hand.history)))
+            if hand.left >= 0 and hand.left == hand.right:
+                d = tile_of(hand.left, hand.left)
+                partners = SUIT[hand.left] & ~(1 << d)
+                if not hand.line_mask >> d & 1 and partners & ~hand.line_mask == 0:
+                    end_case_seen = True
+                    assert not dead >> d & 1, "a double that fits both ends is not dead"
+            hand.play(rng.choice(hand.legal_moves()))
+        played = {t.move.tile: i for i, t in enumerate(hand.history) if t.move.is_play}
+        for double, since in called:
+            assert played.get(double, -1) < since, f"{double} was called dead and then played"
+    assert end_case_seen, "the sample reached a position where a dead-looking double still fits"

@@ -255,12 +255,14 @@ def numbers_unseen(view: SeatView) -> tuple[int, ...]:
 
 
 def dead_doubles(view: SeatView) -> int:
-    """The doubles that are dead (doble muerto): not played, and the six other tiles of their
-    number are all on the line."""
+    """The doubles that are dead (doble muerto): not played, the six other tiles of their number
+    are all on the line, and no open end shows the number (where one does, the double fits)."""
     line = line_tiles(view)
     dead = 0
     for n in NUMBERS:
         double = tile_of(n, n)
+        if n in (view.left, view.right):
+            continue
         if not line >> double & 1 and not SUIT[n] & ~line & ~(1 << double):
             dead |= 1 << double
     return dead

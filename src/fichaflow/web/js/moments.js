@@ -44,11 +44,13 @@ export function turnMoments(turns, names, mySeat) {
   return out;
 }
 
-/** The doubles that are dead: not on the line, and the six other tiles of their number are. */
+/** The doubles that are dead: not on the line, the six other tiles of their number are, and no
+ * open end shows the number (where one does, the double still fits). */
 export function deadDoubles(line) {
   const onLine = new Set(line.map(([a, b]) => (a >= b ? `${a}-${b}` : `${b}-${a}`)));
+  const ends = line.length ? [line[0][0], line[line.length - 1][1]] : [];
   return NUMBERS.filter((n) => {
-    if (onLine.has(`${n}-${n}`)) return false;
+    if (onLine.has(`${n}-${n}`) || ends.includes(n)) return false;
     const others = [...onLine].filter((tile) => {
       const [a, b] = halves(tile);
       return a !== b && (a === n || b === n);
