@@ -93,6 +93,7 @@ def test_a_partida_against_three_bots_by_clicking(
         assert me.passes - passes_before == passes
         if partidas == 1:
             page.screenshot(path=str(shots / "web-resumen.png"))
+            check_repaso_link(page, code, number, hands)
             check_sheet(page, partida)
         if me.choices and me.passes:
             break
@@ -102,6 +103,17 @@ def test_a_partida_against_three_bots_by_clicking(
     assert me.choices, "no end choice came up in the partidas played"
     assert me.passes, "no pass came up in the partidas played"
     assert page.js_errors == []
+
+
+def check_repaso_link(page: Any, code: str, partida: int, hand: int) -> None:
+    """The summary links to the Repaso of this very hand, from the player's seat."""
+    link = page.locator("[data-key=repaso]")
+    expect(link).to_have_count(1)
+    href = link.get_attribute("href")
+    assert href is not None and href.startswith("/repaso/?")
+    query = dict(pair.split("=") for pair in href.split("?", 1)[1].split("&"))
+    assert query["mesa"] == code and query["asiento"] == "0"
+    assert (query["partida"], query["mano"]) == (str(partida), str(hand))
 
 
 def check_sheet(page: Any, partida: Any) -> None:

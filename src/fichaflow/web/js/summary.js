@@ -84,6 +84,18 @@ function readyState(app) {
   return { waiting, iAmReady, seated: mySeat !== null };
 }
 
+/** A link to the Repaso of this hand, from this seat (or seat 0 for a mirón). */
+function repasoLink(app, summary) {
+  const { state } = app;
+  const seat = perspective(app).mySeat ?? 0;
+  const query = new URLSearchParams({
+    mesa: state.code, partida: String(state.partida?.number ?? 1), mano: String(summary.number),
+    asiento: String(seat), lang: language(),
+  });
+  return h('a', { class: 'repaso-link', href: `/repaso/?${query}`, target: '_blank',
+    rel: 'noopener', dataset: { key: 'repaso' } }, t('summary.repaso'));
+}
+
 /** The hand's summary as a dialog, with the partida's end when it came with it. */
 export function summaryDialogParts(app) {
   const { state } = app;
@@ -116,6 +128,7 @@ export function summaryDialogParts(app) {
   }
   actions.push(h('button', { type: 'button', class: 'secondary', dataset: { key: 'see-line' },
     onclick: () => app.closeDialog() }, t('summary.see_line')));
+  actions.push(repasoLink(app, summary));
   const title = over
     ? t('summary.partida_title', { number: summary.number })
     : t('summary.title', { number: summary.number });
