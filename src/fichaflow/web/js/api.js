@@ -4,11 +4,17 @@
 export class ServerError extends Error {
   constructor(error) {
     super(error?.message || 'error');
-    this.error = error;
+    this.error = error || {};
+  }
+
+  /** The server's own words in ``lang`` (Spanish unless English was asked for and given). */
+  text(lang) {
+    return (lang === 'en' && this.error.message_en) || this.error.message || this.message;
   }
 }
 
-async function call(method, path, body) {
+/** One JSON request; a refusal throws a ServerError with the server's code and texts. */
+export async function call(method, path, body) {
   let response;
   try {
     response = await fetch(path, {
@@ -25,7 +31,10 @@ async function call(method, path, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ServerError(data?.error || { code: 'client.http', status: response.status });
+  if (!response.ok) {
+    throw new ServerError(data?.error
+      || { code: 'client.http', status: response.status, message: `HTTP ${response.status}` });
+  }
   return data;
 }
 
