@@ -69,15 +69,12 @@ def line_json(sheet: PartidaSheet, line: Line, lang: str = "es") -> dict[str, An
     return out
 
 
-def partida_json(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> dict[str, Any]:
+def sheet_json(sheet: PartidaSheet, lang: str = "es") -> dict[str, Any]:
     rules = sheet.rules
     return {
-        "mesa": state.mesa.name,
-        "partida": sheet.number,
-        "rules": rules.dump(),
-        "options": rules.options(),
-        "target": rules.target,
+        "number": sheet.number,
         "players": list(sheet.seating),
+        "teams_of_seats": [rules.team_of(s) for s in range(rules.seats)],
         "sides": [sheet.side(t, lang) for t in range(rules.teams)],
         "lines": [line_json(sheet, line, lang) for line in sheet.lines],
         "totals": list(sheet.totals),
@@ -85,6 +82,22 @@ def partida_json(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> dic
         "zapato": sheet.zapato,
         "chancleta": sheet.chancleta,
         "next_leader": sheet.next_leader,
+        "hands": sum(1 for line in sheet.lines if line.hand is not None),
+    }
+
+
+def partida_json(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> dict[str, Any]:
+    """The JSON export: the sheet the page shows, with its mesa and rules."""
+    rules = sheet.rules
+    body = sheet_json(sheet, lang)
+    body.pop("number")
+    return {
+        "mesa": state.mesa.name,
+        "partida": sheet.number,
+        "rules": rules.dump(),
+        "options": rules.options(),
+        "target": rules.target,
+        **body,
     }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fichaflow.anotador.export import line_json
+from fichaflow.anotador.export import sheet_json
 from fichaflow.anotador.forms import hand_form
 from fichaflow.anotador.sheet import MesaState, PartidaSheet
 from fichaflow.anotador.standings import Standing, standings
@@ -42,23 +42,6 @@ def _standing(s: Standing) -> dict[str, int]:
         "points_against": s.points_against,
         "zapatos_given": s.zapatos_given,
         "zapatos_taken": s.zapatos_taken,
-    }
-
-
-def sheet_json(sheet: PartidaSheet, lang: str = "es") -> dict[str, Any]:
-    rules = sheet.rules
-    return {
-        "number": sheet.number,
-        "players": list(sheet.seating),
-        "teams_of_seats": [rules.team_of(s) for s in range(rules.seats)],
-        "sides": [sheet.side(t, lang) for t in range(rules.teams)],
-        "lines": [line_json(sheet, line, lang) for line in sheet.lines],
-        "totals": list(sheet.totals),
-        "winner": sheet.winner,
-        "zapato": sheet.zapato,
-        "chancleta": sheet.chancleta,
-        "next_leader": sheet.next_leader,
-        "hands": sum(1 for line in sheet.lines if line.hand is not None),
     }
 
 
