@@ -325,6 +325,17 @@ def test_a_record_with_draws_replays_them_and_never_writes_them() -> None:
     assert (caught.value.hand, caught.value.move) == (1, 2)
 
 
+def test_a_live_table_reads_draw_where_a_record_refuses_it() -> None:
+    _, hand = start(Rules.make("mano_a_mano"), deal(*DRAW_HANDS, stock=DRAW_STOCK))
+    hand.play(hand.parse("6-6"))
+    assert hand.must_draw
+    with pytest.raises(FichaFlowError):
+        hand.parse("draw")
+    assert hand.parse("draw", draws=True) == DRAW
+    hand.play(DRAW)
+    assert hand.turn == 1 and hand.stock_left == 13
+
+
 # -- how a hand ends ------------------------------------------------------------------------------
 
 

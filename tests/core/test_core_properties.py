@@ -24,7 +24,7 @@ from core.kit import (
 )
 from fichaflow.core.deal import Deal, shuffle
 from fichaflow.core.errors import FichaFlowError, IllegalMove
-from fichaflow.core.hand import End, EndKind, Hand, Move
+from fichaflow.core.hand import DRAW, End, EndKind, Hand, Move
 from fichaflow.core.partida import Partida
 from fichaflow.core.record import dump, parse_record, replay
 from fichaflow.core.rules import PRESETS, Rules
@@ -60,6 +60,7 @@ def check_state(hand: Hand) -> None:
     assert sorted(TILE_OF[a][b] for a, b in line) == list(bits(hand.line_mask))
     for (_, right), (left, _) in itertools.pairwise(line):
         assert right == left, "the line is not a chain"
+    assert hand.must_draw == (hand.legal_moves() == [DRAW]), "must_draw disagrees with the moves"
     if line:
         assert (line[0][0], line[-1][1]) == (hand.left, hand.right)
     else:

@@ -182,6 +182,17 @@ class Hand:
         return len(self.stock) - self.stock_pos
 
     @property
+    def must_draw(self) -> bool:
+        """The player to move has nothing to play and the montón has tiles: drawing is their
+        only move."""
+        return (
+            self.result is None
+            and self.left >= 0
+            and self.stock_pos < len(self.stock)
+            and not self.playable()
+        )
+
+    @property
     def stock_mask(self) -> int:
         mask = 0
         for t in self.stock[self.stock_pos :]:
@@ -283,14 +294,18 @@ class Hand:
                 "move.wrong_end", tile=name(tile), end=move.end.word, number=end_number, **ends
             )
 
-    def parse(self, token: object) -> Move:
+    def parse(self, token: object, *, draws: bool = False) -> Move:
         """The move that record notation ``token`` names in this position (``6-5``,
-        ``5-3:left``, ``pass``); an :class:`IllegalMove` that says why when it names none."""
+        ``5-3:left``, ``pass``); an :class:`IllegalMove` that says why when it names none.
+        ``draw`` is read only with ``draws``: a record leaves draws unwritten, while a live
+        table's players draw one tile at a time and its log writes each draw."""
         if not isinstance(token, str):
             raise IllegalMove("move.bad_token", token=repr(token))
         text = token.strip().lower()
         if text == "pass":
             return PASS
+        if draws and text == "draw":
+            return DRAW
         tile_text, colon, end_text = text.partition(":")
         a, b = parse_halves(tile_text)
         tile = tile_of(a, b)

@@ -17,7 +17,7 @@ import fichaflow.bots.ladder  # noqa: F401  (every bot registers itself)
 from fichaflow.bots import PLAYER_BOTS
 from fichaflow.core.deal import Deal, sorteo
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import Hand, Move, Turn
+from fichaflow.core.hand import DRAW, Hand, Move, Turn
 from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import draw_until_playable
 from fichaflow.core.rules import FirstLead, Rules
@@ -96,14 +96,6 @@ class MoveResult:
     played: PlayedHand | None  # the scored hand, when this move ended it
     rotation: tuple[tuple[int, int | None, int | None], ...] = ()
     """At a partida's end: (seat, who got up, who sat down) for each chair that changed."""
-
-
-def advance(partida: Partida, move: Move) -> PlayedHand | None:
-    """Play ``move``, then make the draws the next player is forced to (as records imply them)."""
-    played = partida.play(move)
-    if partida.current is not None:
-        draw_until_playable(partida.current)
-    return played
 
 
 def _queue_key(person: ch.PersonSnapshot) -> int:
@@ -336,8 +328,7 @@ class Mesa:
         deal = Deal.from_seed(rules.seats, seed)
         if not partida.played and rules.first_lead is FirstLead.SORTEO:
             leader = sorteo(rules.seats, seed)[0]
-        hand = partida.start_hand(deal, leader)
-        draw_until_playable(hand)
+        hand = partida.start_hand(deal, leader)  # the leader always holds a tile to lead
         info = HandInfo(len(partida.played) + 1, seed, commitment(seed), hand.leader)
         self.hands.append(info)
         self.ready = set()
@@ -362,26 +353,20 @@ class Mesa:
             raise FichaFlowError("move.no_hand")
         if hand.turn != seat:
             raise FichaFlowError("server.not_your_turn", turn=hand.turn)
-        move = hand.parse(token)
+        move = hand.parse(token, draws=True)
         hand.check(move)
         return move
 
     def play(self, seat: int, move: Move, timed_out: bool = False) -> tuple[MoveResult, list[Any]]:
         """Make a checked move; a hand that ends is scored, a partida that ends rotates the
-        parados in."""
+        parados in. A person draws from the montón one tile per move, as at a real table; a bot's
+        chair, and a person whose time ran out while drawing, draw on until a tile fits."""
         partida, hand = self.partida, self.hand
         assert partida is not None and hand is not None and hand.turn == seat
         hand.check(move)
-        notation = Turn(seat, move, hand.left, hand.right).notation()
-        info = self.hands[-1]
-        played = advance(partida, move)
-        info.moves.append(notation)
-        out: list[ch.Change] = [
-            ch.NewMove(
-                self.code, self.partida_number, info.number, len(info.moves), seat, notation,
-                timed_out,
-            )
-        ]  # fmt: skip
+        notation, change = self._write(seat, move, timed_out)
+        played = partida.play(move)
+        out: list[ch.Change] = [change, *self._forced_draws(seat if timed_out else None)]
         rotation: tuple[tuple[int, int | None, int | None], ...] = ()
         if partida.over:
             assert partida.winner is not None
@@ -390,6 +375,34 @@ class Mesa:
                 rotation, more = self.rotate(partida.losers)
                 out += more
         return MoveResult(seat, notation, timed_out, played, rotation), out
+
+    def _write(self, seat: int, move: Move, timed_out: bool) -> tuple[str, ch.Change]:
+        """The notation of ``move`` (before it is made: a play's end depends on the line) and
+        the change that stores it."""
+        hand = self.hand
+        assert hand is not None
+        notation = Turn(seat, move, hand.left, hand.right).notation()
+        info = self.hands[-1]
+        info.moves.append(notation)
+        number = len(info.moves)
+        change = ch.NewMove(
+            self.code, self.partida_number, info.number, number, seat, notation, timed_out
+        )
+        return notation, change
+
+    def _forced_draws(self, out_of_time: int | None) -> list[ch.Change]:
+        """Draws nobody chooses: while the player to move has nothing to play and the montón has
+        tiles, a bot's chair (or ``out_of_time``, the seat whose timer ran out) draws. Each draw
+        is stored like any move, so that replaying the stored moves rebuilds the hand."""
+        hand = self.hand
+        out: list[ch.Change] = []
+        while hand is not None and hand.must_draw:
+            seat = hand.turn
+            if self.chairs[seat].bot is None and seat != out_of_time:
+                break
+            out.append(self._write(seat, DRAW, seat == out_of_time)[1])
+            hand.push(DRAW)
+        return out
 
     @classmethod
     def restore(cls, snap: ch.MesaSnapshot) -> Mesa:
@@ -413,9 +426,12 @@ class Mesa:
             for hand in snap.hands:
                 mesa.deal_hand(hand.seed, hand.leader)
                 for notation in hand.moves:
-                    partida_hand = mesa.partida.current
-                    assert partida_hand is not None
-                    advance(mesa.partida, partida_hand.parse(notation))
+                    current = mesa.partida.current
+                    assert current is not None
+                    move = current.parse(notation, draws=True)
+                    if not move.is_draw:
+                        draw_until_playable(current)  # logs written before draws were stored
+                    mesa.partida.play(move)
                     mesa.hands[-1].moves.append(notation)
         return mesa
 
