@@ -40,6 +40,7 @@ class Player:
     page: Any
     choices: list[tuple[str, str]] = field(default_factory=list)
     passes: int = 0
+    draws: int = 0
     plays: int = 0
     pending_choice: str | None = None
     before_choice: Callable[[], None] | None = None
@@ -74,8 +75,8 @@ class Player:
 
     def act(self, end_for_choice: str | None = None) -> str | None:
         """One thing a person would do now, if there is anything to do: choose a lit end, say
-        paso, draw, or tap a marked tile (preferring one that fits both ends, to make the page
-        ask). Returns what was done."""
+        paso, draw one tile, or tap a marked tile (preferring one that fits both ends, to make the
+        page ask). Returns what was done."""
         page = self.page
         if self.summary_open():
             return None
@@ -90,9 +91,8 @@ class Player:
             self._settle(before)
             self.passes += 1
             return "pass"
-        draw = page.locator(".action-draw")
-        if draw.count() and draw.is_enabled():
-            draw.click()
+        if self.can_draw():
+            self.draw()
             return "draw"
         playable = self.playable()
         if not playable or page.locator(".hand-tile[aria-disabled=false]").count() == 0:
@@ -110,6 +110,23 @@ class Player:
         self._settle(before)
         self.plays += 1
         return "play"
+
+    def can_draw(self) -> bool:
+        button = self.page.locator(".action-draw")
+        return bool(button.count()) and button.is_enabled()
+
+    def draw(self, by_keyboard: bool = False) -> None:
+        """Tap «Robar» (or focus it and press Enter) and wait until the server has answered."""
+        button = self.page.locator(".action-draw")
+        assert self.playable() == [], "Robar is offered while a tile is marked playable"
+        before = self._progress()
+        if by_keyboard:
+            button.focus()
+            self.page.keyboard.press("Enter")
+        else:
+            button.click()
+        self._settle(before)
+        self.draws += 1
 
     def _choose_end(self, wanted: str | None) -> str:
         page = self.page
