@@ -140,7 +140,7 @@ def test_stepping_through_a_mesas_hand_with_its_review(browser: Any, server: Ser
     # Four bots of one kind: each is told apart by its seat.
     bots = _run(bots_play_a_hand(server))
     page.goto(f"{server.url}/repaso/?mesa={bots}&partida=1&mano=1")
-    expect(page.locator("#seats .seat").nth(2)).to_contain_text("tirafichas (asiento 2)")
+    expect(page.locator("#seats .seat").nth(2)).to_contain_text("tirafichas 3")
     context.close()
 
 

@@ -98,6 +98,12 @@ class MoveResult:
     """At a partida's end: (seat, who got up, who sat down) for each chair that changed."""
 
 
+def distinct_names(names: list[str]) -> list[str]:
+    """Names the table's sentences can tell apart: where chairs share a name (two tirafichas,
+    two Anas), each gets its seat number, counted from 1 as the table shows seats."""
+    return [f"{n} {seat + 1}" if names.count(n) > 1 else n for seat, n in enumerate(names)]
+
+
 def _queue_key(person: ch.PersonSnapshot) -> int:
     return person.queue_pos if person.queue_pos is not None else -1
 
@@ -307,7 +313,7 @@ class Mesa:
         missing = [str(s) for s, c in enumerate(self.chairs) if c.empty]
         if missing:
             raise FichaFlowError("server.seats_empty", seats=", ".join(missing))
-        players = [self.seat_name(s) for s in range(len(self.chairs))]
+        players = distinct_names([self.seat_name(s) for s in range(len(self.chairs))])
         self.partida = Partida(self.rules, players)
         self.partida_number += 1
         self.hands = []
