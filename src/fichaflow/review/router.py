@@ -211,8 +211,7 @@ def build_router(pool: ReviewPool) -> APIRouter:
             raise FichaFlowError(
                 "review.precision", value=precision, allowed=", ".join(HINT_PRECISIONS)
             )
-        room = service.room(code)
-        async with room.lock:
+        async with service.locked(code) as room:
             entry = service.tokens.get(token_hash(token))
             if entry is None or entry[0] != code:
                 raise FichaFlowError("server.bad_token")

@@ -72,15 +72,17 @@ def calm_garbage_collector() -> None:
 def create_app(settings: Settings) -> FastAPI:
     storage = Storage(settings.database_url, settings.sqlite_synchronous)
     bots = BotPool(settings.workers)
-    service = TableService(storage, bots)
+    service = TableService(storage, bots, settings.idle_seconds)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.run(migrate, storage.engine)
         bots.start()
-        await service.load()
         calm_garbage_collector()
+        every = min(60.0, max(settings.idle_seconds / 2, 0.1))
+        tidy = asyncio.get_running_loop().create_task(service.keep_tidy(every))
         yield
+        tidy.cancel()
         bots.close()
         storage.close()
 
@@ -121,7 +123,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/mesas/{code}/join", status_code=201)
     async def join(code: str, request: Request) -> dict[str, Any]:
-        service.room(code)
+        await service.room(code)
         body = await read_body(request, p.Join, "join")
         return await service.join(code, body)
 

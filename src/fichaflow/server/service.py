@@ -13,7 +13,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +44,20 @@ class Room:
     away_since: dict[int, float] = field(default_factory=dict)
     deadline: float | None = None  # the turn timer's end, Unix time in milliseconds
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    quiet_since: float = field(default_factory=time.monotonic)
+    """When the last connection left (or the room was loaded)."""
+    unloaded: bool = False
+    """Set, under the lock, when the room leaves memory: whoever waited for the lock must take
+    the mesa again from the service."""
+
+    def idle(self, now: float, seconds: float) -> bool:
+        """Nobody connected for ``seconds``, and no bot, timer or next hand under way: the room
+        can leave memory (everything it holds is in the database)."""
+        return (
+            not self.connections
+            and now - self.quiet_since >= seconds
+            and all(task.done() for task in self.tasks.values())
+        )
 
     def online(self) -> set[int]:
         return {c.person for c in self.connections if c.person is not None and not c.closed}
@@ -72,41 +86,89 @@ class Room:
 
 
 class TableService:
-    def __init__(self, storage: st.Storage, bots: BotPool) -> None:
+    """The mesas in use live in memory. A mesa is rebuilt from the database when someone asks
+    for it (after a restart, their clients say hello again), and leaves memory once nobody has
+    been connected to it for ``idle_seconds`` and nothing is under way (:meth:`unload_idle`)."""
+
+    def __init__(self, storage: st.Storage, bots: BotPool, idle_seconds: float = 900) -> None:
         self.storage = storage
         self.bots = bots
+        self.idle_seconds = idle_seconds
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, int]] = {}  # token hash -> (mesa code, person)
+        self._loading = asyncio.Lock()
 
-    # -- start -----------------------------------------------------------------------------
+    # -- mesas in memory ---------------------------------------------------------------------
 
-    async def load(self) -> None:
-        """Rebuild every mesa from the database, and set its bots and timers going again."""
-        snapshots = await self.storage.run(st.load_all, self.storage.engine)
+    def _restore(self, snap: ch.MesaSnapshot) -> Room:
+        """A stored mesa back in memory: its people away until they say hello, its bots and
+        timers going again."""
+        room = Room(Mesa.restore(snap))
+        self._register(room)
         now = time.monotonic()
-        for snap in snapshots:
-            try:
-                mesa = Mesa.restore(snap)
-            except FichaFlowError as exc:
-                log.error("mesa %s does not replay: %s", snap.code, exc)
-                continue
-            room = Room(mesa)
-            self._register(room)
-            for chair in mesa.chairs:
-                if chair.person is not None:
-                    room.away_since[chair.person] = now
-            self._after(room)
+        for chair in room.mesa.chairs:
+            if chair.person is not None:
+                room.away_since[chair.person] = now
+        self._after(room)
+        return room
 
     def _register(self, room: Room) -> None:
         self.rooms[room.mesa.code] = room
         for person in room.mesa.people.values():
             self.tokens[person.token_hash] = (room.mesa.code, person.id)
 
-    def room(self, code: str) -> Room:
+    async def room(self, code: str) -> Room:
+        """The mesa ``code``, from memory or else from the database."""
         room = self.rooms.get(code)
-        if room is None:
-            raise FichaFlowError("server.no_mesa", mesa=code[:32])
-        return room
+        if room is not None:
+            return room
+        async with self._loading:
+            room = self.rooms.get(code)
+            if room is not None:
+                return room
+            snap = await self.storage.load_mesa(code) if len(code) <= 32 else None
+            if snap is None:
+                raise FichaFlowError("server.no_mesa", mesa=code[:32])
+            try:
+                return self._restore(snap)
+            except FichaFlowError as exc:
+                log.error("mesa %s does not replay: %s", code, exc)
+                raise FichaFlowError("server.no_mesa", mesa=code) from None
+
+    @contextlib.asynccontextmanager
+    async def locked(self, code: str) -> AsyncIterator[Room]:
+        """The mesa ``code`` with its lock held (taken again if it left memory meanwhile)."""
+        while True:
+            room = await self.room(code)
+            async with room.lock:
+                if not room.unloaded:
+                    yield room
+                    return
+
+    async def unload_idle(self) -> list[str]:
+        """Let the idle mesas leave memory; returns their codes."""
+        now = time.monotonic()
+        gone = []
+        for code, room in list(self.rooms.items()):
+            if not room.idle(now, self.idle_seconds) or room.lock.locked():
+                continue
+            async with room.lock:
+                if self.rooms.get(code) is not room or not room.idle(now, self.idle_seconds):
+                    continue
+                room.unloaded = True
+                del self.rooms[code]
+                for person in room.mesa.people.values():
+                    self.tokens.pop(person.token_hash, None)
+                gone.append(code)
+        return gone
+
+    async def keep_tidy(self, every: float = 60) -> None:
+        """Run :meth:`unload_idle` every ``every`` seconds, for the server's whole life."""
+        while True:
+            await asyncio.sleep(every)
+            gone = await self.unload_idle()
+            if gone:
+                log.info("%d idle mesas left memory", len(gone))
 
     # -- committing ------------------------------------------------------------------------
 
@@ -150,8 +212,7 @@ class TableService:
         }
 
     async def join(self, code: str, request: p.Join) -> dict[str, Any]:
-        room = self.room(code)
-        async with room.lock:
+        async with self.locked(code) as room:
             person, token, changes = room.mesa.join(request.name, request.seat)
             try:
                 await self._commit(room, changes)
@@ -169,13 +230,11 @@ class TableService:
             }
 
     async def public(self, code: str) -> dict[str, Any]:
-        room = self.room(code)
-        async with room.lock:
+        async with self.locked(code) as room:
             return {"mesa": room.state(), "partida": wire.partida_summary(room.mesa)}
 
     async def record(self, code: str, number: int) -> dict[str, Any]:
-        room = self.room(code)
-        async with room.lock:
+        async with self.locked(code) as room:
             if number == room.mesa.partida_number:
                 return wire.record(room.mesa)
         snap = await self.storage.load_mesa(code, number)
@@ -199,15 +258,17 @@ class TableService:
             await self._act(room, conn, intention)
 
     async def hello(self, conn: Connection, hello: p.Hello) -> None:
-        room = self.room(hello.code)
         person = None
-        if hello.token is not None:
-            entry = self.tokens.get(token_hash(hello.token))
-            if entry is None or entry[0] != hello.code:
-                raise FichaFlowError("server.bad_token")
-            person = entry[1]
+        # Check first (a bad hello leaves the connection where it was); a mesa out of memory
+        # comes back, and its people's tokens with it.
+        async with self.locked(hello.code):
+            if hello.token is not None:
+                entry = self.tokens.get(token_hash(hello.token))
+                if entry is None or entry[0] != hello.code:
+                    raise FichaFlowError("server.bad_token")
+                person = entry[1]
         await self.leave(conn)
-        async with room.lock:
+        async with self.locked(hello.code) as room:
             conn.code, conn.person = hello.code, person
             room.connections.add(conn)
             if person is not None:
@@ -228,6 +289,8 @@ class TableService:
             room.connections.discard(conn)
             if conn.person is not None and conn.person not in room.online():
                 room.away_since[conn.person] = time.monotonic()
+            if not room.connections:
+                room.quiet_since = time.monotonic()
             conn.code = None
             self._broadcast_mesa(room)
             self._maybe_next_hand(room)

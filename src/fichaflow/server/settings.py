@@ -65,6 +65,9 @@ class Settings:
     to this machine's own loopback address point there instead."""
     bot_workers: int = 0  # 0: one per core
     sqlite_synchronous: str = "FULL"
+    idle_seconds: float = 900
+    """A mesa nobody has been connected to for this long (and where nothing is under way) leaves
+    memory; it comes back from the database when someone asks for it."""
 
     @property
     def workers(self) -> int:

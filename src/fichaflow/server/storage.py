@@ -322,13 +322,6 @@ def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch
     )
 
 
-def load_all(engine: Engine) -> list[ch.MesaSnapshot]:
-    """Every mesa with its newest partida."""
-    with engine.connect() as connection:
-        mesas = connection.execute(select(MesaRow)).all()
-        return [_snapshot(connection, m, None) for m in mesas]
-
-
 def load_mesa(engine: Engine, code: str, partida: int | None = None) -> ch.MesaSnapshot | None:
     with engine.connect() as connection:
         mesa = connection.execute(select(MesaRow).where(MesaRow.code == code)).first()
