@@ -232,7 +232,8 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="fichaflow-load-"))
     port = free_port()
     base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
-    command = [*SERVE, "--port", str(port), "--db", f"sqlite:///{folder / 'load.sqlite3'}"]
+    database = f"sqlite:///{folder / 'load.sqlite3'}"
+    command = [*SERVE, "--port", str(port), "--db", database, "--http-limit", "0"]
     log = (folder / "server.log").open("wb")
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     try:

@@ -40,7 +40,7 @@ class Server:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-c", SERVE, "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-workers", "1"],
+             "--bot-workers", "1", "--http-limit", "0"],  # tests create mesas fast: no limit
             stdout=self.log.open("ab"),
             stderr=subprocess.STDOUT,
         )  # fmt: skip

@@ -48,9 +48,10 @@ def postgres_schema_url(base: str, schema: str) -> Iterator[str]:
 class ServerProcess:
     """``fichaflow serve`` on a free port of 127.0.0.1."""
 
-    def __init__(self, database_url: str, port: int | None = None) -> None:
+    def __init__(self, database_url: str, port: int | None = None, http_limit: int = 0) -> None:
         self.database_url = database_url
         self.port = port or free_port()
+        self.http_limit = http_limit  # tests create mesas faster than people do: no limit
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -70,6 +71,8 @@ class ServerProcess:
             self.database_url,
             "--bot-workers",
             "1",
+            "--http-limit",
+            str(self.http_limit),
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(

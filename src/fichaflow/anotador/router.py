@@ -27,11 +27,16 @@ from fichaflow.anotador.mesa import Mesa
 from fichaflow.anotador.sheet import MesaState, PartidaSheet, replay
 from fichaflow.anotador.views import state_json
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.server.limits import HttpLimits
 from fichaflow.server.storage import Storage
 
 MAX_BODY: Final = 8192
 KEY_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-STATUS: Final = {"anotador.mesa_not_found": 404, "anotador.key_reused": 409}
+STATUS: Final = {
+    "anotador.mesa_not_found": 404,
+    "anotador.key_reused": 409,
+    "server.too_many": 429,
+}
 WATCH_WAIT: Final = 20.0
 """How long a mirón's request waits for news before answering "nothing new"."""
 
@@ -165,12 +170,14 @@ class AnotadorRoute(APIRoute):
         return guarded
 
 
-def build_router(service: AnotadorService) -> APIRouter:
+def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
     router = APIRouter(prefix="/api/anotador", route_class=AnotadorRoute)
 
     @router.post("/mesas", status_code=201)
     async def create_mesa(request: Request) -> Any:
-        room = await service.create(await _body(request))
+        data = await _body(request)
+        limits.check("create", request)
+        room = await service.create(data)
         return JSONResponse(_payload(room, _lang(request), True), status_code=201)
 
     @router.get("/mesas/{code}")
@@ -235,9 +242,10 @@ def build_router(service: AnotadorService) -> APIRouter:
     return router
 
 
-def install(app: FastAPI, storage: Storage) -> AnotadorService:
-    """Add the anotador's endpoints to the server's app (before its static files)."""
+def install(app: FastAPI, storage: Storage, limits: HttpLimits) -> AnotadorService:
+    """Add the anotador's endpoints to the server's app (before its static files); new mesas
+    count against the server's ``limits``."""
     service = AnotadorService(storage)
-    app.include_router(build_router(service))
+    app.include_router(build_router(service, limits))
     app.state.anotador = service
     return service

@@ -72,8 +72,21 @@ def _shown(url: str) -> str:
     help="La dirección que usan sus amigos (p. ej. http://192.168.1.20:8000) para los enlaces "
     "de las mesas; con --host 0.0.0.0 se toma la de la red de esta máquina.",
 )
+@click.option(
+    "--http-limit",
+    default=30,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Mesas que una misma dirección puede crear, y unirse, por minuto (0: sin límite). "
+    "Detrás de un proxy todos comparten la dirección del proxy: súbalo.",
+)
 def serve(
-    host: str, port: int, db_url: str | None, bot_workers: int, public_url: str | None
+    host: str,
+    port: int,
+    db_url: str | None,
+    bot_workers: int,
+    public_url: str | None,
+    http_limit: int,
 ) -> None:
     """Arranca el servidor: mesas para jugar en el navegador con amigos y bots."""
     import uvicorn
@@ -111,7 +124,9 @@ def serve(
             else "To play with friends on their phones, start with --host 0.0.0.0 and share "
             "the mesa's link."
         )
-    settings = Settings(database_url=db_url, bot_workers=bot_workers, public_url=public_url)
+    settings = Settings(
+        database_url=db_url, bot_workers=bot_workers, public_url=public_url, http_limit=http_limit
+    )
     uvicorn.run(
         create_app(settings),
         host=host,

@@ -144,6 +144,10 @@ ES: Final[dict[str, str]] = {
     "server.too_big": "el mensaje pasa de {limit} bytes: se cierra la conexión",
     "server.too_big_http": "la petición pasa de {limit} bytes",
     "server.flood": "más de {limit} mensajes en un segundo: se cierra la conexión",
+    "server.too_many": (
+        "demasiadas peticiones seguidas desde esta dirección (como mucho {limit} por minuto): "
+        "pruebe otra vez en {wait} s"
+    ),
     "server.no_mesa": "no existe la mesa «{mesa}»",
     "server.bad_token": "ese token no es de nadie en esta mesa",
     "server.hello_first": "primero hay que saludar a una mesa (hello)",
@@ -343,6 +347,10 @@ EN: Final[dict[str, str]] = {
     "server.too_big": "the message is longer than {limit} bytes: closing the connection",
     "server.too_big_http": "the request is longer than {limit} bytes",
     "server.flood": "more than {limit} messages in one second: closing the connection",
+    "server.too_many": (
+        "too many requests in a row from this address (at most {limit} a minute): "
+        "try again in {wait} s"
+    ),
     "server.no_mesa": "there is no mesa «{mesa}»",
     "server.bad_token": "that token belongs to nobody at this mesa",
     "server.hello_first": "say hello to a mesa first",

@@ -30,6 +30,7 @@ from fichaflow.server import protocol as p
 from fichaflow.server import wire
 from fichaflow.server.botpool import BotPool
 from fichaflow.server.hub import CLOSE_FLOOD, CLOSE_TOO_BIG, Connection
+from fichaflow.server.limits import HttpLimits
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND, Settings
 from fichaflow.server.storage import Storage, migrate
@@ -40,6 +41,9 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def failure(exc: FichaFlowError) -> JSONResponse:
+    if exc.code == "server.too_many":
+        headers = {"Retry-After": str(exc.params["wait"])}
+        return JSONResponse({"error": wire.error(exc)}, status_code=429, headers=headers)
     status = 404 if exc.code in NOT_FOUND else 400
     return JSONResponse({"error": wire.error(exc)}, status_code=status)
 
@@ -73,6 +77,7 @@ def create_app(settings: Settings) -> FastAPI:
     storage = Storage(settings.database_url, settings.sqlite_synchronous)
     bots = BotPool(settings.workers)
     service = TableService(storage, bots, settings.idle_seconds)
+    limits = HttpLimits(settings.http_limit)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -111,6 +116,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/mesas", status_code=201)
     async def create_mesa(request: Request) -> dict[str, Any]:
         body = await read_body(request, p.CreateMesa, "mesa")
+        limits.check("create", request)
         base = str(request.base_url)
         loopback = request.url.hostname in ("127.0.0.1", "localhost", "::1")
         if loopback and settings.public_url:
@@ -125,6 +131,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def join(code: str, request: Request) -> dict[str, Any]:
         await service.room(code)
         body = await read_body(request, p.Join, "join")
+        limits.check("join", request)
         return await service.join(code, body)
 
     @app.get("/api/mesas/{code}/partidas/{number}/record")
@@ -150,7 +157,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def join_link(code: str) -> FileResponse:
         return FileResponse(WEB / "index.html")
 
-    install_anotador(app, storage)  # the anotador's endpoints; its page is web/anotador/
+    install_anotador(app, storage, limits)  # the anotador's endpoints; its page is web/anotador/
     install_repaso(app)  # the Repaso's endpoints; its page is web/repaso/
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app

@@ -65,6 +65,8 @@ class Settings:
     to this machine's own loopback address point there instead."""
     bot_workers: int = 0  # 0: one per core
     sqlite_synchronous: str = "FULL"
+    http_limit: int = 30
+    """Mesas one address may create, and join, per minute (0: no limit); see ``limits``."""
     idle_seconds: float = 900
     """A mesa nobody has been connected to for this long (and where nothing is under way) leaves
     memory; it comes back from the database when someone asks for it."""
