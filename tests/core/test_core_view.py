@@ -22,7 +22,7 @@ from fichaflow.core.hand import Hand
 from fichaflow.core.partida import Partida, first_salida
 from fichaflow.core.rules import PRESETS, Rules
 from fichaflow.core.tiles import ALL_TILES, parse
-from fichaflow.core.view import hand_view, seat_view
+from fichaflow.core.view import hand_view, hand_views, seat_view
 
 TILE_TEXT = re.compile(r"\b([0-6])-([0-6])\b")
 
@@ -121,6 +121,26 @@ def test_only_the_drawer_sees_the_drawn_tiles() -> None:
         assert not named_tiles(view) & set(tiles("4-3 4-4"))
     assert other["counts"] == [6, 9]
     assert other["stock_left"] == 11
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_views_built_together_are_the_views_built_alone(preset: str) -> None:
+    """The server builds every seat's view of a move at once, sharing what all of them saw; no
+    seat's drawn tile may leak into another's view through what is shared."""
+    for rules, _, finished in random_hands(preset, 8, seed=2):
+        for moves in range(0, len(finished.history) + 1, 3):
+            hand = rewind(finished, moves)
+            seats = [None, *range(rules.seats)]
+            for order in (seats, seats[::-1]):
+                together = hand_views(rules, hand, order)
+                memo: dict[int, dict[str, Any]] = {}
+                written = {seat: together[seat].to_json(memo) for seat in order}
+                for seat in seats:
+                    alone = hand_view(rules, hand, seat)
+                    assert together[seat] == alone
+                    assert written[seat] == alone.to_json()
+                    if not hand.ended:  # at the end every hand is face up
+                        assert named_tiles(written[seat]) <= allowed_for(hand, seat)
 
 
 def test_a_miron_sees_no_tiles_but_the_line() -> None:

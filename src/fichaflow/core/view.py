@@ -9,7 +9,7 @@ with no seat and no tiles. The rules themselves make one fact public: who must l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -92,8 +92,10 @@ class SeatView:
     def my_turn(self) -> bool:
         return self.seat is not None and self.turn == self.seat and not self.ended
 
-    def to_json(self) -> dict[str, Any]:
-        """The view as the protocol sends it (tiles in record notation)."""
+    def to_json(self, memo: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The view as the protocol sends it (tiles in record notation). Views built together
+        (:func:`seat_views`) share their public turns: pass one ``memo`` to all their
+        ``to_json`` calls (while the views live) and each turn is written once."""
         legal = []
         for move in self.legal:
             if move.is_pass:
@@ -115,7 +117,7 @@ class SeatView:
             "tiles": [name(t) for t in bits(self.tiles)],
             "ends": [self.left, self.right] if self.left >= 0 else None,
             "line": [list(pair) for pair in self.line],
-            "history": [t.to_json() for t in self.history],
+            "history": _history_json(self.history, memo),
             "counts": list(self.counts),
             "stock_left": self.stock_left,
             "scores": list(self.scores),
@@ -136,6 +138,68 @@ class SeatView:
         return _view_from_json(data)
 
 
+def _history_json(
+    history: tuple[PublicTurn, ...], memo: dict[int, dict[str, Any]] | None
+) -> list[dict[str, Any]]:
+    if memo is None:
+        return [t.to_json() for t in history]
+    out = []
+    for turn in history:
+        written = memo.get(id(turn))
+        if written is None:
+            written = memo[id(turn)] = turn.to_json()
+        out.append(written)
+    return out
+
+
+def hand_views(
+    rules: Rules,
+    hand: Hand,
+    seats: Iterable[int | None],
+    scores: tuple[int, ...] = (),
+    hand_number: int = 1,
+    players: tuple[str, ...] | None = None,
+) -> dict[int | None, SeatView]:
+    """The views of ``hand`` from each of ``seats`` (None: a mirón). What everybody saw is
+    worked out once and shared; only a seat's own draws differ (it alone sees their tiles)."""
+    ended = hand.ended
+    public = tuple(_public(t, None) for t in hand.history)
+    line = tuple(hand.line())
+    counts = hand.counts()
+    scores = scores or (0,) * rules.teams
+    out: dict[int | None, SeatView] = {}
+    for seat in seats:
+        history = public
+        if seat is not None:
+            own = [i for i, t in enumerate(hand.history) if t.seat == seat and t.move.is_draw]
+            if own:
+                mine = list(public)
+                for i in own:
+                    mine[i] = _public(hand.history[i], seat)
+                history = tuple(mine)
+        out[seat] = SeatView(
+            rules=rules,
+            seat=seat,
+            hand_number=hand_number,
+            leader=hand.leader,
+            forced_lead=hand.forced_lead if hand.left < 0 else None,
+            turn=hand.turn,
+            tiles=hand.hands[seat] if seat is not None else 0,
+            left=hand.left,
+            right=hand.right,
+            line=line,
+            history=history,
+            counts=counts,
+            stock_left=hand.stock_left,
+            scores=scores,
+            players=players,
+            legal=tuple(hand.legal_moves()) if seat == hand.turn and not ended else (),
+            ended=ended,
+            revealed=tuple(hand.hands) if ended else None,
+        )
+    return out
+
+
 def hand_view(
     rules: Rules,
     hand: Hand,
@@ -145,39 +209,24 @@ def hand_view(
     players: tuple[str, ...] | None = None,
 ) -> SeatView:
     """The view of ``hand`` from ``seat`` (None: a mirón)."""
-    ended = hand.ended
-    forced = hand.forced_lead if hand.left < 0 else None
-    return SeatView(
-        rules=rules,
-        seat=seat,
-        hand_number=hand_number,
-        leader=hand.leader,
-        forced_lead=forced,
-        turn=hand.turn,
-        tiles=hand.hands[seat] if seat is not None else 0,
-        left=hand.left,
-        right=hand.right,
-        line=tuple(hand.line()),
-        history=tuple(_public(t, seat) for t in hand.history),
-        counts=hand.counts(),
-        stock_left=hand.stock_left,
-        scores=scores or (0,) * rules.teams,
-        players=players,
-        legal=tuple(hand.legal_moves()) if seat == hand.turn and not ended else (),
-        ended=ended,
-        revealed=tuple(hand.hands) if ended else None,
-    )
+    return hand_views(rules, hand, (seat,), scores, hand_number, players)[seat]
 
 
-def seat_view(partida: Partida, seat: int | None) -> SeatView | None:
-    """The view of the hand in play, or of the last finished hand (face up); None before any."""
+def seat_views(partida: Partida, seats: Iterable[int | None]) -> dict[int | None, SeatView]:
+    """The views of the hand in play, or of the last finished hand (face up), from each of
+    ``seats``; empty before any hand."""
     if partida.current is not None:
         hand, number = partida.current, len(partida.played) + 1
     elif partida.played:
         hand, number = partida.played[-1].hand, len(partida.played)
     else:
-        return None
-    return hand_view(partida.rules, hand, seat, partida.scores, number, partida.players)
+        return {}
+    return hand_views(partida.rules, hand, seats, partida.scores, number, partida.players)
+
+
+def seat_view(partida: Partida, seat: int | None) -> SeatView | None:
+    """The view of the hand in play, or of the last finished hand (face up); None before any."""
+    return seat_views(partida, (seat,)).get(seat)
 
 
 # -- reading a view back from JSON (the engine protocol's requests) ------------------------------

@@ -509,11 +509,13 @@ class TableService:
     def _per_seat(self, room: Room, message: dict[str, Any]) -> None:
         """Send ``message`` with each connection's own view of the hand in it."""
         mesa = room.mesa
-        texts: dict[int | None, str] = {}
-        for conn in room.connections:
-            seat = mesa.seat_of(conn.person) if conn.person is not None else None
-            if seat not in texts:
-                texts[seat] = wire.json_text({**message, "view": wire.view(mesa, seat)})
+        seat_of = {
+            conn: mesa.seat_of(conn.person) if conn.person is not None else None
+            for conn in room.connections
+        }
+        views = wire.views(mesa, set(seat_of.values()))
+        texts = {seat: wire.json_text({**message, "view": v}) for seat, v in views.items()}
+        for conn, seat in seat_of.items():
             conn.send(texts[seat])
 
     def _broadcast_hand_start(self, room: Room) -> None:

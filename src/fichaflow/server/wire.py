@@ -6,7 +6,7 @@ mirones); the only other tiles any message names are those of hands that have en
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -16,7 +16,7 @@ from fichaflow.core.explain import explain
 from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import dump, hand_dump
 from fichaflow.core.tiles import bits, name
-from fichaflow.core.view import seat_view
+from fichaflow.core.view import seat_views
 from fichaflow.server.mesa import HandInfo, Mesa, MoveResult
 
 
@@ -32,10 +32,15 @@ def error(exc: FichaFlowError, ref: str | int | None = None) -> dict[str, Any]:
 
 def view(mesa: Mesa, seat: int | None) -> dict[str, Any] | None:
     """The seat's view of the hand in play (or of the last hand, face up), None before any."""
-    if mesa.partida is None:
-        return None
-    seen = seat_view(mesa.partida, seat)
-    return None if seen is None else seen.to_json()
+    return views(mesa, (seat,))[seat]
+
+
+def views(mesa: Mesa, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any] | None]:
+    """:func:`view` for several seats at once, the public history written only once."""
+    seats = tuple(seats)
+    seen = seat_views(mesa.partida, seats) if mesa.partida is not None else {}
+    memo: dict[int, dict[str, Any]] = {}
+    return {seat: seen[seat].to_json(memo) if seat in seen else None for seat in seats}
 
 
 def mesa_state(

@@ -1,0 +1,102 @@
+"""What the server spends telling a move to a mesa: every seat's view (and a mirón's) built and
+encoded, one seat at a time against all seats together, side by side in one run.
+
+After each move of random partidas the server sends each seat its own view. One at a time, each
+view works out and writes the whole public history again; together (``seat_views`` and one
+``to_json`` memo, as the server does) the history is worked out and written once and only a
+seat's own draws differ. Rounds alternate the two ways on the same positions; CPU time; medians.
+
+    python bench/views_speed.py --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+from typing import Any
+
+from fichaflow.core.deal import Deal
+from fichaflow.core.partida import Partida
+from fichaflow.core.rules import Rules
+from fichaflow.core.view import seat_view, seat_views
+from fichaflow.server.wire import json_text
+
+MODES = ("venezuela", "mano_a_mano", "tres")
+
+
+def positions(preset: str, moves: int, seed: int) -> list[Partida]:
+    """Snapshots of random partidas, one after every move (each a partida of its own)."""
+    rules = Rules.make(preset, target=500)
+    rng = random.Random(seed)
+    out: list[Partida] = []
+    partida = Partida(rules)
+    while len(out) < moves:
+        if partida.over:
+            partida = Partida(rules)
+        if partida.current is None:
+            the_deal = Deal.from_seed(rules.seats, f"views-{seed}-{len(out)}")
+            leader, _ = partida.salida(the_deal)
+            partida.start_hand(the_deal, rng.randrange(rules.seats) if leader is None else None)
+            continue
+        hand = partida.current
+        partida.play(rng.choice(hand.legal_moves()))
+        out.append(_copy(partida))
+    return out
+
+
+def _copy(partida: Partida) -> Partida:
+    copy = Partida(partida.rules)
+    copy.scores, copy.played = partida.scores, list(partida.played)
+    copy.current = partida.current.copy() if partida.current is not None else None
+    return copy
+
+
+def alone(partida: Partida, seats: tuple[int | None, ...]) -> list[str]:
+    out = []
+    for seat in seats:
+        view = seat_view(partida, seat)
+        assert view is not None
+        out.append(json_text({"view": view.to_json()}))
+    return out
+
+
+def together(partida: Partida, seats: tuple[int | None, ...]) -> list[str]:
+    views = seat_views(partida, seats)
+    memo: dict[int, dict[str, Any]] = {}
+    return [json_text({"view": views[seat].to_json(memo)}) for seat in seats]
+
+
+def per_move(way: Any, cases: list[Partida], seats: tuple[int | None, ...]) -> float:
+    start = time.process_time()
+    for partida in cases:
+        way(partida, seats)
+    return (time.process_time() - start) / len(cases) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=3000, help="positions per mode")
+    args = parser.parse_args()
+    print(f"Python {platform.python_version()}, {args.moves} positions per mode")
+    for preset in MODES:
+        cases = positions(preset, args.moves, seed=1)
+        seats = (None, *range(cases[0].rules.seats))
+        assert all(alone(p, seats) == together(p, seats) for p in cases[:300]), "ways disagree"
+        rows = []
+        for _ in range(args.rounds):
+            rows.append((per_move(alone, cases, seats), per_move(together, cases, seats)))
+        one = statistics.median(r[0] for r in rows)
+        all_ = statistics.median(r[1] for r in rows)
+        print(
+            f"{preset}: one at a time {one:.0f} µs per move, together {all_:.0f} µs "
+            f"({one / all_:.2f}× faster; rounds {min(r[0] / r[1] for r in rows):.2f}–"
+            f"{max(r[0] / r[1] for r in rows):.2f})"
+        )
+
+
+if __name__ == "__main__":
+    main()
