@@ -4,39 +4,13 @@ exactly once when the network comes back. Screenshots go to docs/screenshots/.""
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
-import pytest
+from tests.browser import SHOTS
 
 if TYPE_CHECKING:  # the fixture's type; pytest provides the fixture itself
     from tests.anotador.conftest import Server
-
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("FICHAFLOW_CHROMIUM"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-    executable = chromium_path()
-    if executable is None:
-        pytest.skip("no chromium: install Debian's chromium or set FICHAFLOW_CHROMIUM")
-    with sync_api.sync_playwright() as playwright:
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        launched = playwright.chromium.launch(executable_path=executable, args=args)
-        yield launched
-        launched.close()
 
 
 def keys(page: object, text: str) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -17,46 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser import SHOTS
 from tests.server.kit import ServerProcess
 
 from .mesas import ana_plays_a_hand, bots_play_a_hand, my_turn_against_bots
 from .records import LAST_TILES
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def chromium_path() -> str:
-    return os.environ.get("FICHAFLOW_CHROMIUM") or "/usr/bin/chromium"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'"
-    )
-    executable = chromium_path()
-    if not Path(executable).exists():
-        pytest.skip(
-            f"no Chromium at {executable}: install Debian's chromium package or set "
-            "FICHAFLOW_CHROMIUM"
-        )
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
-        )
-        yield launched
-        launched.close()
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("repaso-browser")
-    process = ServerProcess(f"sqlite:///{Path(folder) / 'repaso.sqlite3'}")
-    process.start()
-    try:
+    with ServerProcess(f"sqlite:///{Path(folder) / 'repaso.sqlite3'}") as process:
         yield process
-    finally:
-        process.stop()
 
 
 def _run(work: Any) -> Any:

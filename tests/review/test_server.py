@@ -26,12 +26,8 @@ from .records import LAST_TILES
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("repaso")
-    process = ServerProcess(f"sqlite:///{Path(folder) / 'repaso.sqlite3'}")
-    process.start()
-    try:
+    with ServerProcess(f"sqlite:///{Path(folder) / 'repaso.sqlite3'}") as process:
         yield process
-    finally:
-        process.stop()
 
 
 def _get(server: ServerProcess, path: str, **params: Any) -> httpx.Response:

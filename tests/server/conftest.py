@@ -41,9 +41,5 @@ def database_url(
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[ServerProcess]:
     """One server per test module and database; each test makes mesas of its own."""
-    process = ServerProcess(database_url)
-    process.start()
-    try:
+    with ServerProcess(database_url) as process:
         yield process
-    finally:
-        process.stop()

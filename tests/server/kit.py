@@ -107,6 +107,13 @@ class ServerProcess:
     def http(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(base_url=self.url, timeout=10)
 
+    def __enter__(self) -> ServerProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
 
 async def create_mesa(server: ServerProcess, **body: Any) -> dict[str, Any]:
     body.setdefault("options", {})

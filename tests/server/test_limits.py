@@ -17,12 +17,8 @@ BODY = {"rules": "mano_a_mano", "seats": [None, None], "name": "Ana", "seat": 0}
 
 @pytest.fixture
 def strict_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'limits.sqlite3'}", http_limit=LIMIT)
-    server.start()
-    try:
+    with ServerProcess(f"sqlite:///{tmp_path / 'limits.sqlite3'}", http_limit=LIMIT) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_past_the_limit_a_request_waits_and_changes_nothing(strict_server: ServerProcess) -> None:

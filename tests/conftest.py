@@ -1,0 +1,3 @@
+"""Fixtures shared across the test folders: Chromium for the browser tests."""
+
+pytest_plugins = ["tests.browser"]
