@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 if TYPE_CHECKING:  # the fixture's type; pytest provides the fixture itself
-    from tests.anotador.conftest import Server
+    from tests.server.kit import ServerProcess
 
 SEED_TRANQUE = {"type": "hand", "end": "tranque", "seat": 0, "pips": [8, 11, 7, 14], "leader": 0}
 PLAYERS = ["Ana", "Beto", "Carla", "Diego"]
 
 
-def new_mesa(server: Server, **extra: Any) -> dict[str, Any]:
+def new_mesa(server: ServerProcess, **extra: Any) -> dict[str, Any]:
     body = {"name": "Patio", "rules": "dominicana", "players": PLAYERS, **extra}
     response = httpx.post(f"{server.url}/api/anotador/mesas", json=body)
     assert response.status_code == 201, response.text
@@ -29,13 +29,13 @@ def new_mesa(server: Server, **extra: Any) -> dict[str, Any]:
 
 
 def send(
-    server: Server, code: str, action: dict[str, Any], key: str | None = None
+    server: ServerProcess, code: str, action: dict[str, Any], key: str | None = None
 ) -> httpx.Response:
     body = {"key": key or uuid.uuid4().hex, "action": action}
     return httpx.post(f"{server.url}/api/anotador/mesas/{code}/actions", json=body, timeout=30)
 
 
-def test_the_seeds_tranque_is_saved_and_explained(server: Server) -> None:
+def test_the_seeds_tranque_is_saved_and_explained(server: ServerProcess) -> None:
     mesa = new_mesa(server)
     assert mesa["version"] == 0 and mesa["code"] != mesa["watch"]
     response = send(server, mesa["code"], SEED_TRANQUE)
@@ -53,7 +53,7 @@ def test_the_seeds_tranque_is_saved_and_explained(server: Server) -> None:
     assert english["state"]["partida"]["lines"][0]["explanation"][-1] == "Tranque bonus: 0."
 
 
-def test_an_entry_sent_twice_is_stored_once(server: Server) -> None:
+def test_an_entry_sent_twice_is_stored_once(server: ServerProcess) -> None:
     code = new_mesa(server)["code"]
     key = uuid.uuid4().hex
     first = send(server, code, SEED_TRANQUE, key).json()
@@ -65,7 +65,9 @@ def test_an_entry_sent_twice_is_stored_once(server: Server) -> None:
     assert other.status_code == 409 and other.json()["error"]["code"] == "anotador.key_reused"
 
 
-def test_the_same_entry_sent_at_once_from_many_retries_is_stored_once(server: Server) -> None:
+def test_the_same_entry_sent_at_once_from_many_retries_is_stored_once(
+    server: ServerProcess,
+) -> None:
     code = new_mesa(server)["code"]
     key = uuid.uuid4().hex
     with ThreadPoolExecutor(6) as pool:
@@ -76,7 +78,7 @@ def test_the_same_entry_sent_at_once_from_many_retries_is_stored_once(server: Se
     assert state["version"] == 1 and len(state["state"]["partida"]["lines"]) == 1
 
 
-def test_a_refused_entry_gets_a_spanish_error_and_changes_nothing(server: Server) -> None:
+def test_a_refused_entry_gets_a_spanish_error_and_changes_nothing(server: ServerProcess) -> None:
     code = new_mesa(server)["code"]
     send(server, code, SEED_TRANQUE)
     bad = send(server, code, {"type": "hand", "end": "tranque", "seat": 0, "pips": [8, 11, 7]})
@@ -100,7 +102,7 @@ def test_a_refused_entry_gets_a_spanish_error_and_changes_nothing(server: Server
     assert bad_mesa.json()["error"]["code"] == "anotador.seating"
 
 
-def test_edits_undo_and_a_restart_lose_nothing(server: Server) -> None:
+def test_edits_undo_and_a_restart_lose_nothing(server: ServerProcess) -> None:
     code = new_mesa(server)["code"]
     first = send(server, code, SEED_TRANQUE).json()["id"]
     dominó = {"type": "hand", "end": "domino", "seat": 1, "pips": [5, None, 10, 3]}
@@ -117,7 +119,7 @@ def test_edits_undo_and_a_restart_lose_nothing(server: Server) -> None:
     assert [line["id"] for line in after["state"]["partida"]["lines"]] == [first, "2"]
 
 
-def test_mirones_follow_live_and_cannot_write(server: Server) -> None:
+def test_mirones_follow_live_and_cannot_write(server: ServerProcess) -> None:
     mesa = new_mesa(server)
     watch = mesa["watch"]
     seen = httpx.get(f"{server.url}/api/anotador/watch/{watch}").json()
@@ -138,7 +140,7 @@ def test_mirones_follow_live_and_cannot_write(server: Server) -> None:
     assert refused.status_code == 404
 
 
-def test_a_partida_exports_as_csv_json_and_a_printable_sheet(server: Server) -> None:
+def test_a_partida_exports_as_csv_json_and_a_printable_sheet(server: ServerProcess) -> None:
     mesa = new_mesa(server)
     send(server, mesa["code"], SEED_TRANQUE)
     base = f"{server.url}/api/anotador/export/{mesa['watch']}/1"
@@ -152,7 +154,7 @@ def test_a_partida_exports_as_csv_json_and_a_printable_sheet(server: Server) -> 
     assert httpx.get(f"{server.url}/api/anotador/export/{mesa['code']}/2.csv").status_code == 400
 
 
-def test_new_partida_by_the_parados_custom_over_the_api(server: Server) -> None:
+def test_new_partida_by_the_parados_custom_over_the_api(server: ServerProcess) -> None:
     code = new_mesa(server, rules={"preset": "dominicana", "target": 50}, queue=["Eva", "Fede"])[
         "code"
     ]

@@ -10,7 +10,7 @@ import httpx
 from tests.browser import SHOTS
 
 if TYPE_CHECKING:  # the fixture's type; pytest provides the fixture itself
-    from tests.anotador.conftest import Server
+    from tests.server.kit import ServerProcess
 
 
 def keys(page: object, text: str) -> None:
@@ -19,7 +19,7 @@ def keys(page: object, text: str) -> None:
         page.locator(f"#entry .keypad button[data-key='{key}']").click()  # type: ignore[attr-defined]
 
 
-def test_a_whole_table_on_one_phone(browser: object, sqlite_server: Server) -> None:
+def test_a_whole_table_on_one_phone(browser: object, sqlite_server: ServerProcess) -> None:
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")  # type: ignore[attr-defined]

@@ -12,8 +12,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -48,10 +50,20 @@ def postgres_schema_url(base: str, schema: str) -> Iterator[str]:
 class ServerProcess:
     """``fichaflow serve`` on a free port of 127.0.0.1."""
 
-    def __init__(self, database_url: str, port: int | None = None, http_limit: int = 0) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        port: int | None = None,
+        http_limit: int = 0,
+        log: Path | None = None,
+    ) -> None:
         self.database_url = database_url
         self.port = port or free_port()
         self.http_limit = http_limit  # tests create mesas faster than people do: no limit
+        # What the server prints goes to a file (a pipe nobody reads could fill and stop it);
+        # a log of our own making is removed when the server stops.
+        self.own_log = log is None
+        self.log = log or Path(tempfile.mkstemp(prefix="fichaflow-server-", suffix=".log")[1])
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -75,19 +87,17 @@ class ServerProcess:
             str(self.http_limit),
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
-        )
+        with self.log.open("ab") as sink:
+            self.process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                output = self.process.stdout.read().decode() if self.process.stdout else ""
-                raise RuntimeError(f"the server stopped at start:\n{output}")
+                raise RuntimeError(f"the server stopped at start:\n{self.log.read_text()}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
                     return
             time.sleep(0.1)
-        raise RuntimeError("the server did not start in time")
+        raise RuntimeError(f"the server did not start in time:\n{self.log.read_text()}")
 
     def kill(self) -> None:
         """SIGKILL: no chance to flush or say goodbye."""
@@ -103,6 +113,13 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+        if self.own_log:
+            self.log.unlink(missing_ok=True)
+
+    def restart(self) -> None:
+        """Stop and start again on the same database and port."""
+        self.stop()
+        self.start()
 
     def http(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(base_url=self.url, timeout=10)
