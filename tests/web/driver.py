@@ -73,10 +73,10 @@ class Player:
 
     # -- acting -----------------------------------------------------------------------------
 
-    def act(self, end_for_choice: str | None = None) -> str | None:
+    def act(self, end_for_choice: str | None = None, draw: bool = True) -> str | None:
         """One thing a person would do now, if there is anything to do: choose a lit end, say
-        paso, draw one tile, or tap a marked tile (preferring one that fits both ends, to make the
-        page ask). Returns what was done."""
+        paso, draw one tile (unless ``draw`` is False: the caller draws), or tap a marked tile
+        (preferring one that fits both ends, to make the page ask). Returns what was done."""
         page = self.page
         if self.summary_open():
             return None
@@ -92,6 +92,8 @@ class Player:
             self.passes += 1
             return "pass"
         if self.can_draw():
+            if not draw:
+                return None
             self.draw()
             return "draw"
         playable = self.playable()
