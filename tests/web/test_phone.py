@@ -128,3 +128,34 @@ def test_a_phone_shows_the_whole_line_and_hand_without_scrolling(
         assert found["line"] == 28 and found["hand"] == 20
         expect(page.locator(".end-choice")).to_have_count(2)
     assert page.js_errors == []
+
+
+SCOREBOARD = """() => [...document.querySelectorAll('.score')].map((box) => {
+  const outer = box.getBoundingClientRect();
+  const label = box.querySelector('.score-side').getBoundingClientRect();
+  return { left: outer.left, right: outer.right, labelLeft: label.left, labelRight: label.right,
+           cut: box.querySelector('.score-side').scrollWidth > label.width + 0.5,
+           title: box.title };
+})"""
+
+
+def test_three_long_names_and_the_target_share_the_top_of_a_phone(
+    web_server: ServerProcess, new_page: Callable[..., Any]
+) -> None:
+    """De a tres on a phone: each name stays inside its own score box (cut with an ellipsis when
+    it must be, the whole name in its title), no box runs over the next, nothing scrolls."""
+    page = new_page(WIDTH, HEIGHT)
+    name = "María Fernanda González"
+    create_mesa(page, web_server.url, name, "tres", 100, {1: "acuestafichas", 2: "tirapuntos"})
+    start(page)
+    boxes = page.evaluate(SCOREBOARD)
+    assert len(boxes) == 4  # three players and the target
+    for box in boxes:
+        assert box["left"] - 0.5 <= box["labelLeft"] and box["labelRight"] <= box["right"] + 0.5
+    for one, other in itertools.pairwise(boxes):
+        assert one["right"] <= other["left"] + 0.5, "a score box runs over the next"
+    assert boxes[0]["cut"] and boxes[0]["title"] == name, "a cut name keeps its title"
+    assert not boxes[-1]["cut"], "the target's word is never cut"
+    found = page.evaluate(FITS)
+    assert found["scrollWidth"] <= WIDTH and found["scrollHeight"] <= HEIGHT, found
+    assert page.js_errors == []
