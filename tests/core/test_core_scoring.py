@@ -432,3 +432,28 @@ def test_the_next_leader_matches_the_contract(case: tuple[Rules, HandFacts]) -> 
         in_turn = [(facts.seat + i) % n for i in range(n)]
         expected = next(s for s in in_turn if s in mates and facts.pips[s] == fewest)
     assert next_leader_after(rules, result) == expected
+
+
+@settings(max_examples=400)
+@given(rules_and_facts())
+def test_an_idle_option_changes_no_score(case: tuple[Rules, HandFacts]) -> None:
+    """What the rules call idle (the waiting room leaves it out) decides nothing: any other value
+    of it scores every hand, and names the next leader, the same."""
+    rules, facts = case
+    result = score_hand(rules, facts)
+    others = {"tranque_rule": ("pareja", "abajo"), "tranque_tie": ("nadie", "salida")}
+    for option in rules.idle_options():
+        for value in others[option]:
+            options = {k: v for k, v in rules.dump().items() if k != "preset"}
+            changed = Rules.make(rules.preset, **{**options, option: value})
+            again = score_hand(changed, facts)
+            assert again.gains(rules.teams) == result.gains(rules.teams)
+            assert again.winning_seat == result.winning_seat
+            assert next_leader_after(changed, again) == next_leader_after(rules, result)
+
+
+def test_the_options_a_mode_never_consults() -> None:
+    assert Rules.make("tres").idle_options() == ("tranque_rule",)
+    assert Rules.make("mano_a_mano").idle_options() == ("tranque_rule",)
+    assert Rules.make("dominicana").idle_options() == ("tranque_tie",)  # con el de abajo
+    assert Rules.make("venezuela").idle_options() == ()

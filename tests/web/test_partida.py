@@ -42,6 +42,8 @@ def test_a_partida_against_three_bots_by_clicking(
         ]
     )
     expect(page.locator(".rules-summary")).to_contain_text("Con el de abajo")
+    # Under "con el de abajo" a tie is the trancador's: no tie rule to talk over.
+    expect(page.locator(".rules-summary")).not_to_contain_text("Empate en el tranque")
     page.screenshot(path=str(shots / "web-sala.png"), full_page=True)
     start(page)
 

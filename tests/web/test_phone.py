@@ -142,11 +142,16 @@ SCOREBOARD = """() => [...document.querySelectorAll('.score')].map((box) => {
 def test_three_long_names_and_the_target_share_the_top_of_a_phone(
     web_server: ServerProcess, new_page: Callable[..., Any]
 ) -> None:
-    """De a tres on a phone: each name stays inside its own score box (cut with an ellipsis when
-    it must be, the whole name in its title), no box runs over the next, nothing scrolls."""
+    """De a tres on a phone: the waiting room sums up only the rules that apply; then each name
+    stays inside its own score box (cut with an ellipsis when it must be, the whole name in its
+    title), no box runs over the next, nothing scrolls."""
     page = new_page(WIDTH, HEIGHT)
     name = "María Fernanda González"
     create_mesa(page, web_server.url, name, "tres", 100, {1: "acuestafichas", 2: "tirapuntos"})
+    # Each for himself: how a tranque is won by pairs is not a rule of this mesa.
+    summary = page.locator(".rules-summary")
+    expect(summary).to_contain_text("Empate en el tranque")
+    expect(summary).not_to_contain_text("Cómo se gana un tranque")
     start(page)
     boxes = page.evaluate(SCOREBOARD)
     assert len(boxes) == 4  # three players and the target

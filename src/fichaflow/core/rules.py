@@ -129,6 +129,16 @@ class Rules:
         """Every option with its value, for display."""
         return {o: (str(v) if isinstance(v := getattr(self, o), StrEnum) else v) for o in OPTIONS}
 
+    def idle_options(self) -> tuple[str, ...]:
+        """The options these rules never consult, so a table need not talk them over: how a
+        tranque is won in the individual modes (the fewest pips always win), and the tie under
+        ``abajo`` (a tie always goes to the trancador)."""
+        if self.mode is not Mode.PAREJAS:
+            return ("tranque_rule",)
+        if self.tranque_rule is TranqueRule.ABAJO:
+            return ("tranque_tie",)
+        return ()
+
     @property
     def seats(self) -> int:
         return SEATS[self.mode]

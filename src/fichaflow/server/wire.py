@@ -71,6 +71,7 @@ def mesa_state(
         "code": mesa.code,
         "rules": mesa.rules.dump(),
         "rule_options": mesa.rules.options(),
+        "idle_options": list(mesa.rules.idle_options()),
         "options": mesa.options.model_dump(),
         "seats": seats,
         "queue": [{"id": p, "name": mesa.people[p].name} for p in mesa.queue],

@@ -157,7 +157,7 @@ export function renderWaiting(app) {
         peopleAround(app)),
       h('section', { class: 'card rules-card', 'aria-labelledby': 'rules-title' },
         h('h2', { id: 'rules-title' }, t('waiting.rules')),
-        rulesSummary(state.presets, mesa.rules),
+        rulesSummary(state.presets, mesa.rules, mesa.idle_options),
         isHost ? h('button', { type: 'button', class: 'secondary', onclick: () => app.openRules() },
           t('waiting.change_rules')) : null),
       h('section', { class: 'start-bar' },

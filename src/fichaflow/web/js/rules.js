@@ -123,10 +123,14 @@ function optionRow(presets, draft, option, onChange, lockMode, idPrefix) {
       valueHint && !valueHint.startsWith('value_hint.') ? ` ${valueHint}` : ''));
 }
 
-/** The rules in a few words, for the waiting room and the join screen. */
-export function rulesSummary(presets, rules) {
+/**
+ * The rules in a few words, for the waiting room and the join screen. ``idle`` names the options
+ * these rules never consult (the server says which): they are left out.
+ */
+export function rulesSummary(presets, rules, idle = []) {
   const options = fullOptions(presets, rules);
   const items = OPTION_ORDER
+    .filter((option) => !idle.includes(option))
     .filter((option) => !BONUS_OPTIONS.includes(option) || options[option])
     .map((option) => h('li', {},
       h('span', { class: 'option-name' }, t(`option.${option}`)), ' ',

@@ -209,5 +209,5 @@ export function mesaBody(app) {
     h('ul', { class: 'mesa-seats' }, seats),
     peopleAround(app),
     h('h3', {}, t('waiting.rules')),
-    rulesSummary(state.presets, mesa.rules));
+    rulesSummary(state.presets, mesa.rules, mesa.idle_options));
 }
