@@ -32,6 +32,14 @@ def test_a_whole_table_on_one_phone(browser: object, sqlite_server: ServerProces
     for seat, name in enumerate(["Ana", "Beto", "Carla", "Diego"]):
         page.locator(f"input[name=player{seat}]").fill(name)
     page.screenshot(path=str(SHOTS / "anotador-nueva-mesa.png"), full_page=True)
+    # More rules and bonuses, in the game's own words (not the options' code names).
+    page.get_by_text("Más reglas y bonos").click()
+    options = page.locator("#options")
+    expect(options).to_contain_text("Cómo se gana un tranque")
+    expect(options.get_by_label("Cómo se gana un tranque")).to_have_value("abajo")
+    expect(options).to_contain_text("Con el de abajo")
+    expect(options).to_contain_text("Premio por capicúa")
+    expect(options).not_to_contain_text("tranque_rule")
     page.get_by_role("button", name="Crear mesa").click()
     expect(page.locator("#sheet")).to_be_visible()
     code = page.evaluate("new URLSearchParams(location.search).get('mesa')")

@@ -62,10 +62,21 @@ const OPTION_CHOICES = {
 };
 const BONUSES = ["tranque_bonus", "capicua_bonus", "pase_redondo_bonus", "salida_pasada_bonus", "chuchazo_bonus"];
 
+// The rule options' names and values in words come from the game's catalogues (i18n/es.json,
+// i18n/en.json), so that both pages call a rule by the same name.
+const ruleWords = {};
+async function loadRuleWords() {
+  for (const language of new Set(["es", lang])) {
+    if (!ruleWords[language]) ruleWords[language] = await getJSON(`/i18n/${language}.json`);
+  }
+}
+const ruleWord = (key, fallback) => ruleWords[lang]?.[key] ?? ruleWords.es?.[key] ?? fallback;
+
 async function showSetup() {
   $("setup").hidden = false;
   $("title").textContent = t("title");
   presets = (await getJSON("/api/presets")).presets;
+  await loadRuleWords();
   const select = $("preset");
   for (const name of Object.keys(presets)) {
     select.append(el("option", { value: name }, PRESETS[name] || name));
@@ -102,12 +113,13 @@ function renderSetupFields() {
   const box = $("options");
   box.replaceChildren();
   for (const [option, values] of Object.entries(OPTION_CHOICES)) {
-    const select = el("select", { name: option }, values.map((v) => el("option", { value: v }, v)));
+    const select = el("select", { name: option },
+      values.map((v) => el("option", { value: v }, ruleWord(`value.${option}.${v}`, v))));
     select.value = options[option];
-    box.append(el("label", {}, el("span", {}, option), select));
+    box.append(el("label", {}, el("span", {}, ruleWord(`option.${option}`, option)), select));
   }
   for (const bonus of BONUSES) {
-    box.append(el("label", {}, el("span", {}, bonus),
+    box.append(el("label", {}, el("span", {}, ruleWord(`option.${bonus}`, bonus)),
       el("input", { name: bonus, inputmode: "numeric", pattern: "[0-9]*", value: "0" })));
   }
 }
@@ -581,6 +593,7 @@ $("lang").addEventListener("click", async () => {
     payload = await getJSON(`/api/anotador/mesas/${encodeURIComponent(code)}?lang=${lang}`);
     render();
   } else if (!watch) {
+    await loadRuleWords();
     renderSetupFields();
   }
 });
