@@ -97,6 +97,12 @@ def test_an_idle_mesa_leaves_memory_and_comes_back_as_it_was(tmp_path: Path) -> 
         queued = await service.join(code, p.Join(name="Carla", seat=None))
         assert queued["queued"]
 
+        # Many clients of one mesa come back at once: it is loaded once, for all of them.
+        assert await service.unload_idle() == [code]
+        rooms = await asyncio.gather(*(service.room(code) for _ in range(5)))
+        assert all(room is rooms[0] for room in rooms) and service.rooms[code] is rooms[0]
+        assert service._loading == {}
+
         # A mesa that never was is still refused in Spanish, and changes nothing.
         with pytest.raises(FichaFlowError) as missing:
             await service.public("no-existe")

@@ -96,7 +96,7 @@ class TableService:
         self.idle_seconds = idle_seconds
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, int]] = {}  # token hash -> (mesa code, person)
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Lock] = {}  # mesa code -> its load from the database
 
     # -- mesas in memory ---------------------------------------------------------------------
 
@@ -122,18 +122,27 @@ class TableService:
         room = self.rooms.get(code)
         if room is not None:
             return room
-        async with self._loading:
-            room = self.rooms.get(code)
-            if room is not None:
-                return room
-            snap = await self.storage.load_mesa(code) if len(code) <= 32 else None
-            if snap is None:
-                raise FichaFlowError("server.no_mesa", mesa=code[:32])
-            try:
-                return self._restore(snap)
-            except FichaFlowError as exc:
-                log.error("mesa %s does not replay: %s", code, exc)
-                raise FichaFlowError("server.no_mesa", mesa=code) from None
+        if len(code) > 32:
+            raise FichaFlowError("server.no_mesa", mesa=code[:32])
+        # One load per mesa at a time (many clients of one mesa come back together after a
+        # restart), while other mesas load alongside.
+        loading = self._loading.setdefault(code, asyncio.Lock())
+        try:
+            async with loading:
+                room = self.rooms.get(code)
+                if room is not None:
+                    return room
+                snap = await self.storage.load_mesa(code)
+                if snap is None:
+                    raise FichaFlowError("server.no_mesa", mesa=code)
+                try:
+                    return self._restore(snap)
+                except FichaFlowError as exc:
+                    log.error("mesa %s does not replay: %s", code, exc)
+                    raise FichaFlowError("server.no_mesa", mesa=code) from None
+        finally:
+            if not loading.locked() and self._loading.get(code) is loading:
+                del self._loading[code]
 
     @contextlib.asynccontextmanager
     async def locked(self, code: str) -> AsyncIterator[Room]:
