@@ -224,7 +224,10 @@ class Client:
             self._last_played = None  # a move sent to a server that died may be lost
             you = message.get("you")
             self.seat = you["seat"] if you else None
-        if kind == "partida_end":
+        if kind == "partida_end" or (
+            kind == "welcome" and message["mesa"]["status"] == "partida_over"
+        ):
+            # (A partida that ended while this client was away is over all the same.)
             self.partida_over.set()
         if not self.autoplay:
             return

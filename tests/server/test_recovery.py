@@ -68,8 +68,17 @@ def test_a_killed_server_loses_no_accepted_move(database_url: str) -> None:
         before = {id(client): client.welcomes for _, _, clients in mesas for client in clients}
         await asyncio.sleep(0.5)
         server.start()
-        for _, host, _ in mesas:
-            await asyncio.wait_for(host.partida_over.wait(), 150)
+        for code, host, _ in mesas:
+            try:
+                await asyncio.wait_for(host.partida_over.wait(), 150)
+            except TimeoutError:
+                mesa = (await get_json(server, f"/api/mesas/{code}"))["mesa"]
+                seen = [m["type"] for m in host.log[-8:]]
+                raise AssertionError(
+                    f"mesa {code} did not finish: {mesa['status']}, seats {mesa['seats']}, "
+                    f"the host's last messages {seen}; the server said:\n"
+                    f"{server.log.read_text()[-4000:]}"
+                ) from None
         await asyncio.sleep(0.2)
         for code, _, clients in mesas:
             for client in clients:
