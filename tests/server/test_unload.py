@@ -113,13 +113,19 @@ def test_an_idle_mesa_leaves_memory_and_comes_back_as_it_was(tmp_path: Path) -> 
     asyncio.run(scenario())
 
 
+async def a_new_mesa(path: Path, idle_seconds: float) -> tuple[storage.Storage, TableService, str]:
+    """A service on a new SQLite file, with one new mano a mano mesa nobody is connected to."""
+    db = storage.Storage(f"sqlite:///{path}")
+    await db.run(storage.migrate, db.engine)
+    service = TableService(db, BotPool(1), idle_seconds=idle_seconds)
+    request = p.CreateMesa(rules="mano_a_mano", seats=[None, None], name="Ana", seat=0)
+    code = (await service.create(request, "http://127.0.0.1"))["code"]
+    return db, service, code
+
+
 def test_a_mesa_with_a_bot_or_a_timer_under_way_stays(tmp_path: Path) -> None:
     async def scenario() -> None:
-        db = storage.Storage(f"sqlite:///{tmp_path / 'busy.sqlite3'}")
-        await db.run(storage.migrate, db.engine)
-        service = TableService(db, BotPool(1), idle_seconds=0)
-        request = p.CreateMesa(rules="mano_a_mano", seats=[None, None], name="Ana", seat=0)
-        code = (await service.create(request, "http://127.0.0.1"))["code"]
+        db, service, code = await a_new_mesa(tmp_path / "busy.sqlite3", idle_seconds=0)
         room = service.rooms[code]
         room.tasks["bot"] = asyncio.get_running_loop().create_task(asyncio.sleep(60))
         assert await service.unload_idle() == []
@@ -134,11 +140,7 @@ def test_a_mesa_with_a_bot_or_a_timer_under_way_stays(tmp_path: Path) -> None:
 
 def test_a_mesa_is_kept_for_the_idle_time_after_the_last_one_leaves(tmp_path: Path) -> None:
     async def scenario() -> None:
-        db = storage.Storage(f"sqlite:///{tmp_path / 'grace.sqlite3'}")
-        await db.run(storage.migrate, db.engine)
-        service = TableService(db, BotPool(1), idle_seconds=3600)
-        request = p.CreateMesa(rules="mano_a_mano", seats=[None, None], name="Ana", seat=0)
-        code = (await service.create(request, "http://127.0.0.1"))["code"]
+        db, service, code = await a_new_mesa(tmp_path / "grace.sqlite3", idle_seconds=3600)
         assert await service.unload_idle() == []
         service.rooms[code].quiet_since -= 3600
         assert await service.unload_idle() == [code]
