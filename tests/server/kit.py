@@ -47,6 +47,20 @@ def postgres_schema_url(base: str, schema: str) -> Iterator[str]:
         engine.dispose()
 
 
+def wait_until_serving(base: str, process: subprocess.Popen[Any], timeout: float = 30) -> bool:
+    """Wait until the server at ``base`` answers its health check: True, or False when its
+    process ends or ``timeout`` seconds pass first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return True
+        time.sleep(0.1)
+    return False
+
+
 class ServerProcess:
     """``fichaflow serve`` on a free port of 127.0.0.1."""
 
@@ -89,15 +103,8 @@ class ServerProcess:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped at start:\n{self.log.read_text()}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError(f"the server did not start in time:\n{self.log.read_text()}")
+        if not wait_until_serving(self.url, self.process, timeout):
+            raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
 
     def kill(self) -> None:
         """SIGKILL: no chance to flush or say goodbye."""

@@ -6,11 +6,10 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
-from tests.server.kit import SERVE, free_port
+from tests.server.kit import SERVE, free_port, wait_until_serving
 
 
 def test_the_default_database_is_created_in_the_users_data_folder(tmp_path: Path) -> None:
@@ -20,14 +19,7 @@ def test_the_default_database_is_created_in_the_users_data_folder(tmp_path: Path
         [*SERVE, "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
     )
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None
-            time.sleep(0.1)
+        assert wait_until_serving(f"http://127.0.0.1:{port}", process)
         database = tmp_path / "data" / "fichaflow" / "fichaflow.sqlite3"
         assert database.exists()
     finally:
@@ -47,13 +39,7 @@ def test_join_links_point_where_friends_can_open_them(tmp_path: Path) -> None:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
+        assert wait_until_serving(base, process)
         created = httpx.post(f"{base}/api/mesas", json={"name": "Ana"}, timeout=10).json()
         assert created["join_url"] == f"{public}/m/{created['code']}"
     finally:
