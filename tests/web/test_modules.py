@@ -145,8 +145,8 @@ def test_the_dead_doubles_are_the_ones_the_bots_know(page: Any) -> None:
 
 
 def test_the_catalogues_say_everything_in_both_languages() -> None:
-    es = json.loads((WEB / "i18n" / "es.json").read_text())
-    en = json.loads((WEB / "i18n" / "en.json").read_text())
+    es = json.loads((WEB.parent / "i18n" / "es.json").read_text())
+    en = json.loads((WEB.parent / "i18n" / "en.json").read_text())
     assert es.keys() == en.keys()
     assert all(text.strip() for text in [*es.values(), *en.values()])
     sources = "\n".join(p.read_text() for p in (WEB / "js").glob("*.js"))

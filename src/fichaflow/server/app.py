@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
+from fichaflow import i18n
 from fichaflow.anotador.router import install as install_anotador
 from fichaflow.bots import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
@@ -156,6 +157,13 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/m/{code}")
     async def join_link(code: str) -> FileResponse:
         return FileResponse(WEB / "index.html")
+
+    @app.get("/i18n/{lang}.json")
+    async def catalogue(lang: str) -> Response:
+        """Every page's words: the one catalogue per language that the server also speaks."""
+        if lang not in i18n.LANGUAGES:
+            return JSONResponse({"detail": "Not Found"}, status_code=404)
+        return Response(i18n.source(lang), media_type="application/json")
 
     install_anotador(app, storage, limits)  # the anotador's endpoints; its page is web/anotador/
     install_repaso(app)  # the Repaso's endpoints; its page is web/repaso/

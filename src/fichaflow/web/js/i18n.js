@@ -1,5 +1,6 @@
-// The table's words: one Spanish and one English catalogue (i18n/es.json, i18n/en.json), Spanish
-// first. A missing English text falls back to the Spanish one, never to a bare key.
+// The table's words: FichaFlow's one Spanish and one English catalogue (the package fichaflow.i18n,
+// served at /i18n/es.json and /i18n/en.json), Spanish first. A missing English text falls back to
+// the Spanish one, never to a bare key.
 
 import { halves } from './tiles.js';
 
