@@ -14,6 +14,7 @@ from typing import Any
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import EndKind
 from fichaflow.core.rules import Count, Mode, NextLead, Rules, TranqueRule, TranqueTie
+from fichaflow.core.tiles import TOTAL_PIPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class HandFacts:
         if len(self.pips) != n:
             raise FichaFlowError("score.pips_count", found=len(self.pips), seats=n)
         for seat, p in enumerate(self.pips):
-            if not 0 <= p <= 168:
+            if not 0 <= p <= TOTAL_PIPS:
                 raise FichaFlowError("score.pips_value", seat=seat, value=p)
         for label, seat in (
             ("seat", self.seat),
@@ -54,7 +55,7 @@ class HandFacts:
             raise FichaFlowError("score.capicua_tranque")
         if self.end is EndKind.TRANQUE and self.chuchazo:
             raise FichaFlowError("score.chuchazo_tranque")
-        if sum(self.pips) > 168:
+        if sum(self.pips) > TOTAL_PIPS:
             raise FichaFlowError("score.pips_total", value=sum(self.pips))
 
 

@@ -17,6 +17,7 @@ NUM_TILES: Final = 28
 MAX_HALF: Final = 6
 ALL_TILES: Final = (1 << NUM_TILES) - 1
 TOTAL_PIPS: Final = 168
+"""The pips of the whole set: what no seat, nor all of them together, can hold more of."""
 
 
 def tile_of(a: int, b: int) -> int:
