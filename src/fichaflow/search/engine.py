@@ -13,7 +13,7 @@ lower). Make/undo writes into preallocated lists, so searching creates no object
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NamedTuple
 
 from fichaflow.core.hand import DRAW as CORE_DRAW
 from fichaflow.core.hand import PASS as CORE_PASS
@@ -37,6 +37,23 @@ DRAW: Final = -2
 NOT_ENDED: Final = 0
 DOMINO: Final = 1
 TRANQUE: Final = 2
+
+
+class EndKey(NamedTuple):
+    """The facts a finished hand is scored on, as the search keeps them: cheap to build, hash and
+    compare, so that :class:`~fichaflow.search.value.Valuer` can remember each one's score.
+    The fields are :class:`~fichaflow.core.scoring.HandFacts`'s, with ``kind`` as
+    :data:`DOMINO` or :data:`TRANQUE`."""
+
+    kind: int
+    seat: int
+    pips: tuple[int, ...]
+    leader: int
+    capicua: bool
+    chuchazo: bool
+    pase_redondo: tuple[int, ...]
+    salida_pasada: bool
+
 
 _STRIDE: Final = 8
 _MAX_PLY: Final = 200  # a hand has at most 28 plays, 21 draws and a pass per turn between plays
@@ -302,9 +319,9 @@ class FastHand:
 
     # -- finished hands and playouts -------------------------------------------------------
 
-    def end_key(self) -> tuple[object, ...]:
+    def end_key(self) -> EndKey:
         """The facts a finished hand is scored on (see :class:`~fichaflow.search.value.Valuer`)."""
-        return (
+        return EndKey(
             self.end_kind,
             self.end_seat,
             tuple(self.pips),
@@ -317,7 +334,7 @@ class FastHand:
 
     def playout(
         self, rand: Callable[[], float], greedy: float = 0.0, trace: list[int] | None = None
-    ) -> tuple[object, ...]:
+    ) -> EndKey:
         """Play the hand to its end from here and return its :meth:`end_key`; the position itself
         is left as it was. Each player draws and passes as the rules force; among playable tiles
         it takes the heaviest with probability ``greedy`` and a random one otherwise, then a
@@ -395,7 +412,7 @@ class FastHand:
                 if trace is not None:
                     trace.append(tile * 2 + int(not SUIT[left] & bit))
                 capicua = left != right and tile == tile_of(left, right)
-                return (
+                return EndKey(
                     DOMINO, turn, _pips_of(hands), leader, capicua, tile == 0,
                     tuple(pase_redondo), salida_pasada,
                 )  # fmt: skip
@@ -409,7 +426,7 @@ class FastHand:
                 if trace is not None:
                     trace.append(tile * 2 + 1)
             if not out & SUIT_PAIR[left * 7 + right]:  # core.hand.blocked, inlined for speed
-                return (
+                return EndKey(
                     TRANQUE, turn, _pips_of(hands), leader, False, False,
                     tuple(pase_redondo), salida_pasada,
                 )  # fmt: skip

@@ -11,7 +11,7 @@ from typing import Final
 from fichaflow.core.hand import EndKind
 from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import HandFacts, score_hand
-from fichaflow.search.engine import DOMINO
+from fichaflow.search.engine import DOMINO, EndKey
 
 _MEMO_LIMIT: Final = 500_000
 
@@ -25,22 +25,21 @@ class Valuer:
         self.rules = rules
         self.teams = rules.teams
         self.team_of = tuple(rules.team_of(s) for s in range(rules.seats))
-        self._memo: dict[tuple[object, ...], tuple[int, ...]] = {}
+        self._memo: dict[EndKey, tuple[int, ...]] = {}
 
-    def gains(self, key: tuple[object, ...]) -> tuple[int, ...]:
+    def gains(self, key: EndKey) -> tuple[int, ...]:
         """What each team adds for the hand that ended as ``key`` says (points and bonuses)."""
         found = self._memo.get(key)
         if found is None:
-            kind, seat, pips, leader, capicua, chuchazo, pase_redondo, salida_pasada = key
             facts = HandFacts(
-                end=EndKind.DOMINO if kind == DOMINO else EndKind.TRANQUE,
-                seat=seat,  # type: ignore[arg-type]
-                pips=pips,  # type: ignore[arg-type]
-                leader=leader,  # type: ignore[arg-type]
-                capicua=bool(capicua),
-                chuchazo=bool(chuchazo),
-                pase_redondo=pase_redondo,  # type: ignore[arg-type]
-                salida_pasada=bool(salida_pasada),
+                end=EndKind.DOMINO if key.kind == DOMINO else EndKind.TRANQUE,
+                seat=key.seat,
+                pips=key.pips,
+                leader=key.leader,
+                capicua=key.capicua,
+                chuchazo=key.chuchazo,
+                pase_redondo=key.pase_redondo,
+                salida_pasada=key.salida_pasada,
             )
             found = score_hand(self.rules, facts).gains(self.teams)
             if len(self._memo) >= _MEMO_LIMIT:
@@ -48,7 +47,7 @@ class Valuer:
             self._memo[key] = found
         return found
 
-    def value(self, key: tuple[object, ...], team: int) -> int:
+    def value(self, key: EndKey, team: int) -> int:
         """``team``'s gain against the others': its gain times the number of other teams minus
         their gains (with two teams, simply the point difference of the hand)."""
         gains = self.gains(key)
