@@ -16,7 +16,7 @@ import random
 import statistics
 import time
 
-from fichaflow.anotador import Action, AddEntry, HandEntry, Mesa, NewPartida, replay
+from fichaflow.anotador import Action, AddEntry, HandEntry, MesaSetup, NewPartida, replay
 from fichaflow.anotador.entries import Change
 from fichaflow.anotador.sheet import _score_line
 from fichaflow.anotador.views import state_json
@@ -25,9 +25,9 @@ from fichaflow.core.hand import EndKind
 from fichaflow.core.rules import Rules
 
 
-def night(size: int, seed: int = 1) -> tuple[Mesa, list[Action]]:
+def night(size: int, seed: int = 1) -> tuple[MesaSetup, list[Action]]:
     """A mesa with ``size`` accepted actions of random dominós and tranques."""
-    mesa = Mesa("Patio", Rules.make("dominicana"), ("Ana", "Beto", "Carla", "Diego"))
+    mesa = MesaSetup("Patio", Rules.make("dominicana"), ("Ana", "Beto", "Carla", "Diego"))
     rng = random.Random(seed)
     actions: list[Action] = []
     while len(actions) < size:

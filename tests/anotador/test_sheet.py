@@ -19,7 +19,7 @@ from fichaflow.anotador import (
     DeleteEntry,
     EditEntry,
     HandEntry,
-    Mesa,
+    MesaSetup,
     NewPartida,
     SetQueue,
     Undo,
@@ -42,7 +42,7 @@ class Log:
     """A mesa and its actions, applied one at a time as the server does: each is checked by
     replaying the log with it, and a refused one is not kept."""
 
-    def __init__(self, mesa: Mesa) -> None:
+    def __init__(self, mesa: MesaSetup) -> None:
         self.mesa = mesa
         self.actions: list[Action] = []
         self.ids = itertools.count(1)
@@ -71,7 +71,7 @@ def seed_tranque(leader: int | None = 0) -> AddEntry:
 
 
 def dominicana(target: int = 200, queue: tuple[str, ...] = ()) -> Log:
-    return Log(Mesa("Patio", Rules.make("dominicana", target=target), PLAYERS, queue))
+    return Log(MesaSetup("Patio", Rules.make("dominicana", target=target), PLAYERS, queue))
 
 
 def test_hands_add_up_and_the_next_salida_follows_the_rule() -> None:
@@ -137,7 +137,7 @@ def test_deleting_the_first_hand_is_refused_when_the_next_one_then_has_no_leader
 
 
 def test_pair_totals_under_ganador_leave_the_next_salida_to_the_mesa() -> None:
-    log = Log(Mesa("Barrio", Rules.make("dominicana_parejas"), PLAYERS))
+    log = Log(MesaSetup("Barrio", Rules.make("dominicana_parejas"), PLAYERS))
     state = log.do(AddEntry(HandEntry(TRANQUE, 1, team_pips=(20, 14), leader=0)))
     assert state.current.lines[0].gains == (0, 34)
     assert state.current.next_leader is None
@@ -147,7 +147,7 @@ def test_pair_totals_under_ganador_leave_the_next_salida_to_the_mesa() -> None:
 
 
 def test_rotacion_passes_the_salida_to_the_right() -> None:
-    log = Log(Mesa("Caracas", Rules.make("venezuela"), PLAYERS))
+    log = Log(MesaSetup("Caracas", Rules.make("venezuela"), PLAYERS))
     log.do(AddEntry(HandEntry(DOMINO, 0, pips=(None, 10, None, 12), leader=3)))
     state = log.do(AddEntry(HandEntry(DOMINO, 2, pips=(None, 1, None, 2))))
     assert [line.leader for line in state.current.lines] == [3, 0]
@@ -254,7 +254,7 @@ def test_standings_per_player_and_per_pair() -> None:
 
 
 def test_exports_agree_with_the_sheet() -> None:
-    log = Log(Mesa("Patio <b>", Rules.make("dominicana"), ("Ana", "Beto", "Carla", "Dí<e>go")))
+    log = Log(MesaSetup("Patio <b>", Rules.make("dominicana"), ("Ana", "Beto", "Carla", "Dí<e>go")))
     log.do(seed_tranque())
     log.do(AddEntry(Adjustment(1, 5, "cabra")))
     state = replay(log.mesa, log.actions)
@@ -320,13 +320,13 @@ def test_a_mesa_needs_names_for_every_seat_and_no_name_twice() -> None:
     ]
     for data, code in cases:
         with pytest.raises(FichaFlowError) as error:
-            Mesa.load(data)
+            MesaSetup.load(data)
         assert error.value.code == code
-    mesa = Mesa.load({"name": "x", "players": list(PLAYERS), "rules": {"preset": "venezuela"}})
-    assert Mesa.load(mesa.dump()) == mesa
-    assert Mesa.load({"name": "x", "players": ["Ana", "Beto"], "rules": "mano_a_mano"}).rules != (
-        rules
-    )
+    mesa = MesaSetup.load({"name": "x", "players": list(PLAYERS), "rules": {"preset": "venezuela"}})
+    assert MesaSetup.load(mesa.dump()) == mesa
+    assert MesaSetup.load(
+        {"name": "x", "players": ["Ana", "Beto"], "rules": "mano_a_mano"}
+    ).rules != (rules)
 
 
 # --- any sequence of actions ------------------------------------------------------------------

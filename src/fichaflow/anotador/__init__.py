@@ -1,6 +1,6 @@
 """The anotador: keep the score of a real table, hand by hand, with the engine's arithmetic.
 
-Pure Python, no I/O: a :class:`Mesa` and its log of :class:`Action` give the whole sheet
+Pure Python, no I/O: a :class:`MesaSetup` and its log of :class:`Action` give the whole sheet
 (:func:`replay`); the server stores the log and serves the sheet.
 """
 
@@ -18,7 +18,7 @@ from fichaflow.anotador.entries import (
     load_entry,
 )
 from fichaflow.anotador.forms import HandForm, facts_for, hand_form
-from fichaflow.anotador.mesa import Mesa
+from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.anotador.sheet import Line, MesaState, PartidaSheet, replay
 from fichaflow.anotador.standings import Standing, Standings, standings
 
@@ -31,7 +31,7 @@ __all__ = [
     "HandEntry",
     "HandForm",
     "Line",
-    "Mesa",
+    "MesaSetup",
     "MesaState",
     "NewPartida",
     "PartidaSheet",

@@ -7,7 +7,7 @@ and the salida go by; in parejas, seats 0 and 2 are one pair and seats 1 and 3 t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final
 
 from fichaflow.core.errors import FichaFlowError
@@ -19,9 +19,11 @@ MESA_KEYS: Final = ("name", "rules", "players", "queue", "teams")
 
 
 @dataclass(frozen=True, slots=True)
-class Mesa:
+class MesaSetup:
     """The mesa as it was set up: its name, rules, the first partida's seating and queue, and
-    optional names for the sides ("" where the players' names will do)."""
+    optional names for the sides ("" where the players' names will do). What happened since is
+    the :class:`~fichaflow.anotador.sheet.MesaState` that replaying its log gives (the game
+    server's live table is another thing, :class:`fichaflow.server.mesa.Mesa`)."""
 
     name: str
     rules: Rules
@@ -44,7 +46,7 @@ class Mesa:
                 raise FichaFlowError("anotador.name_long", name=label[:20], max=NAME_MAX * 2)
 
     @classmethod
-    def load(cls, data: object) -> Mesa:
+    def load(cls, data: object) -> MesaSetup:
         """A mesa from its JSON form: ``{"name", "rules", "players", "queue"?, "teams"?}``."""
         if not isinstance(data, Mapping):
             raise FichaFlowError("anotador.bad_entry", what="una mesa es un objeto")
@@ -71,9 +73,6 @@ class Mesa:
         if any(self.team_names):
             out["teams"] = list(self.team_names)
         return out
-
-    def with_teams(self, team_names: Sequence[str]) -> Mesa:
-        return replace(self, team_names=tuple(team_names))
 
 
 def _names(value: object, what: str, allow_empty: bool = False) -> tuple[str, ...]:

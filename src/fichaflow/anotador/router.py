@@ -23,7 +23,7 @@ from fastapi.routing import APIRoute
 from fichaflow.anotador import store
 from fichaflow.anotador.entries import Action, Change, dump_change, load_change
 from fichaflow.anotador.export import partida_csv, partida_html, partida_json
-from fichaflow.anotador.mesa import Mesa
+from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.anotador.sheet import MesaState, PartidaSheet, replay
 from fichaflow.anotador.views import state_json
 from fichaflow.core.errors import FichaFlowError
@@ -47,7 +47,7 @@ class Room:
 
     code: str
     watch: str
-    mesa: Mesa
+    mesa: MesaSetup
     actions: list[Action]
     keys: dict[str, int]  # idempotency key -> index in actions
     state: MesaState
@@ -105,7 +105,7 @@ class AnotadorService:
         return self.rooms.get(stored.code) or self._room(stored)
 
     async def create(self, data: object) -> Room:
-        mesa = Mesa.load(data)
+        mesa = MesaSetup.load(data)
         code, watch = secrets.token_urlsafe(12), secrets.token_urlsafe(12)
         await self.storage.run(store.insert_mesa, self.storage.engine, code, watch, mesa)
         return self._room(store.StoredMesa(code, watch, mesa, (), ()))

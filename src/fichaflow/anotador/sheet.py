@@ -26,7 +26,7 @@ from fichaflow.anotador.entries import (
     Undo,
 )
 from fichaflow.anotador.forms import facts_for, next_leader
-from fichaflow.anotador.mesa import Mesa, check_seating, parados, side_label
+from fichaflow.anotador.mesa import MesaSetup, check_seating, parados, side_label
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.explain import explain
 from fichaflow.core.partida import is_chancleta, is_zapato, target_winner
@@ -101,7 +101,7 @@ class MesaState:
     """Everything the anotador shows: the partidas (the last is the current one), the queue
     of parados and the actions in force (undone ones left out)."""
 
-    mesa: Mesa
+    mesa: MesaSetup
     partidas: tuple[PartidaSheet, ...]
     queue: tuple[str, ...]
     in_force: tuple[Action, ...] = field(default=())
@@ -195,7 +195,7 @@ class _Partida:
     entries: list[tuple[str, Entry]]
 
 
-def replay(mesa: Mesa, actions: Sequence[Action]) -> MesaState:
+def replay(mesa: MesaSetup, actions: Sequence[Action]) -> MesaState:
     """The mesa's sheet after ``actions``; raises a FichaFlowError naming the first action the
     rules refuse."""
     rules = mesa.rules

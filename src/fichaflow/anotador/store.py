@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.anotador.entries import Action, Change, dump_change, load_change
-from fichaflow.anotador.mesa import Mesa
+from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.server.models import Base
 
 CODE_LENGTH = 32
@@ -63,7 +63,7 @@ class AnotadorActionRow(Base):
 class StoredMesa:
     code: str
     watch: str
-    mesa: Mesa
+    mesa: MesaSetup
     actions: tuple[Action, ...]
     keys: tuple[str, ...]
 
@@ -76,7 +76,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def insert_mesa(engine: Engine, code: str, watch: str, mesa: Mesa) -> None:
+def insert_mesa(engine: Engine, code: str, watch: str, mesa: MesaSetup) -> None:
     with engine.begin() as connection:
         connection.execute(
             insert(AnotadorMesaRow).values(
@@ -123,4 +123,6 @@ def load(engine: Engine, code: str | None = None, watch: str | None = None) -> S
         for action in rows:
             actions.append(Action(str(action.number), load_change(action.change)))
             keys.append(action.key)
-        return StoredMesa(row.code, row.watch, Mesa.load(row.setup), tuple(actions), tuple(keys))
+        return StoredMesa(
+            row.code, row.watch, MesaSetup.load(row.setup), tuple(actions), tuple(keys)
+        )
