@@ -40,7 +40,8 @@ class Standings:
     pairs: tuple[tuple[tuple[str, str], Standing], ...]
 
 
-def _rank(item: tuple[object, Standing]) -> tuple[int, int, int]:
+def _most_wins_first(item: tuple[object, Standing]) -> tuple[int, int, int]:
+    """The standings' order: partidas won, then hands won, then the points' difference."""
     s = item[1]
     return (-s.won, -s.hands_won, -(s.points_for - s.points_against))
 
@@ -61,6 +62,6 @@ def standings(state: MesaState) -> Standings:
                 _, record = pairs.setdefault(frozenset(names), (names, Standing()))
                 record.add(sheet, team)
     return Standings(
-        tuple(sorted(players.items(), key=_rank)),
-        tuple(sorted(pairs.values(), key=_rank)),
+        tuple(sorted(players.items(), key=_most_wins_first)),
+        tuple(sorted(pairs.values(), key=_most_wins_first)),
     )
