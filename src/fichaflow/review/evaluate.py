@@ -193,7 +193,7 @@ def evaluate(
         weights.append(sample.weight**GALLO.belief if GALLO.belief else 1.0)
     if not weights:
         raise FichaFlowError("review.unreadable")
-    moves = _rank([m for _, m in choices], values, wins, weights)
+    moves = _judge_moves([m for _, m in choices], values, wins, weights)
     return Evaluation(seat, moves, precision.name, len(weights), exact_samples, playouts,
                       solver.nodes)  # fmt: skip
 
@@ -235,7 +235,7 @@ def weighted(samples: Sequence[float], weights: Sequence[float]) -> Estimate:
     return Estimate(mean, math.sqrt(spread) / total)
 
 
-def _rank(
+def _judge_moves(
     moves: list[Move], values: list[list[float]], wins: list[list[float]], weights: list[float]
 ) -> tuple[MoveValue, ...]:
     """Means, the best move, each move's paired cost against it and its verdict, best first."""
