@@ -10,7 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fichaflow.core.errors import RulesError
-from fichaflow.core.rules import PRESETS, Rules
+from fichaflow.core.rules import (
+    OPTION_SPECS,
+    PRESETS,
+    SEATS,
+    Mode,
+    OptionKind,
+    OptionSpec,
+    Rules,
+)
 
 # The contract's table (RULES.md, "Presets"), copied row by row.
 COLUMNS = (
@@ -195,13 +203,17 @@ def test_a_target_outside_10_to_500_or_not_a_whole_number_is_refused(value: obje
 
 
 @pytest.mark.parametrize("bonus", BONUSES)
-@pytest.mark.parametrize("value", [-1, "-1", 2.5, "x", "", True, None, [25]])
-def test_a_bonus_that_is_not_a_whole_number_from_0_is_refused(bonus: str, value: object) -> None:
+@pytest.mark.parametrize("value", [-1, "-1", 1001, "1001", 10**9, 2.5, "x", "", True, None, [25]])
+def test_a_bonus_that_is_not_a_whole_number_from_0_to_1000_is_refused(
+    bonus: str, value: object
+) -> None:
     error = _refused(**{bonus: value})
     assert error.code == "rules.bonus"
-    text = str(error)
-    assert bonus in text
-    assert "0" in text
+    for lang in ("es", "en"):
+        text = error.message(lang)
+        assert bonus in text
+        assert "0" in text
+        assert "1000" in text
 
 
 @pytest.mark.parametrize(
@@ -241,6 +253,73 @@ def test_the_english_message_names_the_same_option_and_values() -> None:
     assert "pareja" in english
     assert "abajo" in english
     assert english != error.message("es")
+
+
+# -- the options described as data (what /api/presets sends the forms) ----------------------------
+
+
+def test_the_description_names_every_option_once_with_the_contracts_values() -> None:
+    assert sorted(spec.name for spec in OPTION_SPECS) == sorted(ALL_OPTIONS)
+    for spec in OPTION_SPECS:
+        if spec.name in VALUES:
+            assert spec.kind is OptionKind.CHOICE
+            assert spec.choices == VALUES[spec.name]
+        else:
+            assert spec.kind is OptionKind.INTEGER
+            expected = (10, 500) if spec.name == "target" else (0, 1000)
+            assert (spec.low, spec.high) == expected, spec.name
+    assert SEATS == {"parejas": 4, "mano_a_mano": 2, "tres": 3}
+
+
+def _table_of(mode: Mode) -> str:
+    return "venezuela" if mode is Mode.PAREJAS else str(mode)
+
+
+@pytest.mark.parametrize("spec", OPTION_SPECS, ids=lambda spec: spec.name)
+@pytest.mark.parametrize("mode", list(Mode))
+def test_the_description_agrees_with_the_validation(spec: OptionSpec, mode: Mode) -> None:
+    """Every value the description allows is taken, and the ones just outside are refused with
+    the description's own message, in every mode."""
+    base = {"mode": str(mode)} if spec.name != "mode" else {}
+    preset = _table_of(mode)
+    if spec.kind is OptionKind.INTEGER:
+        assert spec.low is not None and spec.high is not None
+        for value in (spec.low, spec.low + 1, spec.high - 1, spec.high):
+            assert getattr(Rules.make(preset, **base, **{spec.name: value}), spec.name) == value
+        for value in (spec.low - 1, spec.high + 1):
+            with pytest.raises(RulesError) as caught:
+                Rules.make(preset, **base, **{spec.name: value})
+            assert caught.value.code == spec.refusal
+        return
+    table_mode = mode if spec.name != "mode" else Mode.PAREJAS
+    for value in spec.choices:
+        overrides = {**base, spec.name: value}
+        if spec.name == "mode" and value != "parejas":
+            overrides["first_lead"] = "doble_mayor"
+        if value in spec.allowed_in(table_mode) or spec.name == "mode":
+            assert getattr(Rules.make(preset, **overrides), spec.name) == value
+        else:
+            with pytest.raises(RulesError) as caught:
+                Rules.make(preset, **overrides)
+            assert caught.value.code == spec.refusal
+            for allowed in spec.allowed_in(table_mode):
+                assert allowed in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "idle"),
+    [
+        ({"preset": "venezuela"}, ()),
+        ({"preset": "dominicana"}, ("tranque_tie",)),
+        ({"preset": "mano_a_mano"}, ("tranque_rule",)),
+        ({"preset": "tres", "tranque_rule": "abajo"}, ("tranque_rule",)),
+        ({"preset": "venezuela", "mode": "tres", "first_lead": "sorteo"}, ("tranque_rule",)),
+    ],
+)
+def test_idle_options_are_those_the_mode_or_another_option_makes_moot(
+    overrides: dict[str, str], idle: tuple[str, ...]
+) -> None:
+    assert Rules.load(overrides).idle_options() == idle
 
 
 # -- load and dump --------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ ES: Final[dict[str, str]] = {
     "rules.unknown_option": "no existe la opción «{option}»; las opciones son: {allowed}",
     "rules.bad_value": "la opción {option} no admite «{value}»; valores permitidos: {allowed}",
     "rules.target": "la opción target debe ser un número entero de {low} a {high} (no «{value}»)",
-    "rules.bonus": "la opción {option} debe ser un número entero de 0 en adelante (no «{value}»)",
+    "rules.bonus": "la opción {option} debe ser un número entero de {low} a {high} (no «{value}»)",
     "rules.doble_seis_stock": (
         "la opción first_lead no admite doble_seis en {mode}, que se juega con montón; "
         "valores permitidos: {allowed}"
@@ -234,7 +234,7 @@ EN: Final[dict[str, str]] = {
     "rules.unknown_option": "there is no option «{option}»; the options are: {allowed}",
     "rules.bad_value": "option {option} does not take «{value}»; allowed values: {allowed}",
     "rules.target": "option target must be a whole number from {low} to {high} (not «{value}»)",
-    "rules.bonus": "option {option} must be a whole number of 0 or more (not «{value}»)",
+    "rules.bonus": "option {option} must be a whole number from {low} to {high} (not «{value}»)",
     "rules.doble_seis_stock": (
         "option first_lead does not take doble_seis in {mode}, which has a stock; "
         "allowed values: {allowed}"

@@ -3,6 +3,10 @@
 Every rule option of the contract (``RULES.md``) is a field here, so that a variant is data, not
 code. ``Rules.make("dominicana", tranque_bonus=25)`` gives the Dominican table with a tranque prize;
 anything that does not exist is refused with a message naming the option and what is allowed.
+
+:data:`OPTION_SPECS` describes every option as data (its kind, choices or range, the modes that
+consult it, when it is moot): the validation below reads it, and the server sends it to the
+browser forms (``/api/presets``), so that an option's bounds are written once.
 """
 
 from __future__ import annotations
@@ -52,6 +56,8 @@ SEATS: Final = {Mode.PAREJAS: 4, Mode.MANO_A_MANO: 2, Mode.TRES: 3}
 HAND_SIZE: Final = 7
 TARGET_MIN: Final = 10
 TARGET_MAX: Final = 500
+BONUS_MAX: Final = 1000
+"""Every bonus is a whole number from 0 to this (the contract's bound)."""
 BONUSES: Final = (
     "tranque_bonus",
     "capicua_bonus",
@@ -68,6 +74,90 @@ CHOICES: Final[dict[str, type[StrEnum]]] = {
     "tranque_tie": TranqueTie,
     "tranque_count": Count,
 }
+
+
+class OptionKind(StrEnum):
+    CHOICE = "choice"
+    INTEGER = "integer"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One rule option as data, for the validation here and for every form that offers it.
+
+    A ``choice`` takes one of ``choices`` (any other value is ``rules.bad_value``), and
+    ``choice_modes`` limits some of them to some modes; an ``integer`` takes a whole number from
+    ``low`` to ``high``. ``refusal`` is the message code for a value out of range or not allowed
+    in the mode. ``modes`` are the modes whose play consults the option; ``idle_when`` pairs
+    (option, value) under which it is moot, as long as that option (listed earlier) is itself
+    in force."""
+
+    name: str
+    kind: OptionKind
+    refusal: str
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    modes: tuple[Mode, ...] = tuple(Mode)
+    idle_when: tuple[tuple[str, str], ...] = ()
+    choice_modes: tuple[tuple[str, tuple[Mode, ...]], ...] = ()
+
+    def allowed_in(self, mode: Mode) -> tuple[str, ...]:
+        """The choices a table of ``mode`` may take."""
+        limited = dict(self.choice_modes)
+        return tuple(c for c in self.choices if mode in limited.get(c, tuple(Mode)))
+
+    def check(self, value: Any, mode: Mode) -> None:
+        """Refuse ``value`` (already of the option's type) in a table of ``mode``."""
+        if self.kind is OptionKind.INTEGER:
+            self.check_range(value)
+        elif str(value) not in (allowed := self.allowed_in(mode)):
+            raise RulesError(
+                self.refusal,
+                option=self.name,
+                value=str(value),
+                mode=str(mode),
+                allowed=", ".join(allowed),
+            )
+
+    def check_range(self, number: int) -> None:
+        """Refuse a whole number outside ``low``..``high``."""
+        assert self.low is not None and self.high is not None
+        if not self.low <= number <= self.high:
+            raise RulesError(
+                self.refusal, option=self.name, value=number, low=self.low, high=self.high
+            )
+
+
+def _choice(name: str, **limits: Any) -> OptionSpec:
+    values = tuple(str(c) for c in CHOICES[name])
+    return OptionSpec(name, OptionKind.CHOICE, "rules.bad_value", values, **limits)
+
+
+def _bonus(name: str) -> OptionSpec:
+    return OptionSpec(name, OptionKind.INTEGER, "rules.bonus", low=0, high=BONUS_MAX)
+
+
+OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
+    _choice("mode"),
+    OptionSpec("target", OptionKind.INTEGER, "rules.target", low=TARGET_MIN, high=TARGET_MAX),
+    dataclasses.replace(
+        _choice("first_lead"),
+        # With a stock the cochina may sleep in the montón, so nobody is sure to hold it.
+        choice_modes=((str(FirstLead.DOBLE_SEIS), (Mode.PAREJAS,)),),
+        refusal="rules.doble_seis_stock",
+    ),
+    _choice("next_lead"),
+    _choice("domino_count"),
+    # In the individual modes the fewest pips always win a tranque.
+    _choice("tranque_rule", modes=(Mode.PAREJAS,)),
+    # Under ``abajo`` a tie always goes to the trancador.
+    _choice("tranque_tie", idle_when=(("tranque_rule", str(TranqueRule.ABAJO)),)),
+    _choice("tranque_count"),
+    *(_bonus(name) for name in BONUSES),
+)
+"""Every option, in the order a table talks them over."""
+SPEC: Final = {spec.name: spec for spec in OPTION_SPECS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,14 +220,19 @@ class Rules:
         return {o: (str(v) if isinstance(v := getattr(self, o), StrEnum) else v) for o in OPTIONS}
 
     def idle_options(self) -> tuple[str, ...]:
-        """The options these rules never consult, so a table need not talk them over: how a
-        tranque is won in the individual modes (the fewest pips always win), and the tie under
-        ``abajo`` (a tie always goes to the trancador)."""
-        if self.mode is not Mode.PAREJAS:
-            return ("tranque_rule",)
-        if self.tranque_rule is TranqueRule.ABAJO:
-            return ("tranque_tie",)
-        return ()
+        """The options these rules never consult, so a table need not talk them over: those the
+        mode does not use (how a tranque is won in the individual modes, where the fewest pips
+        always win), and those another option in force makes moot (the tie under ``abajo``, which
+        always goes to the trancador). Read from :data:`OPTION_SPECS`."""
+        idle: list[str] = []
+        for spec in OPTION_SPECS:
+            moot = any(
+                other not in idle and str(getattr(self, other)) == value
+                for other, value in spec.idle_when
+            )
+            if self.mode not in spec.modes or moot:
+                idle.append(spec.name)
+        return tuple(idle)
 
     @property
     def seats(self) -> int:
@@ -163,27 +258,19 @@ class Rules:
         return (team, team + 2) if self.mode is Mode.PAREJAS else (team,)
 
     def __post_init__(self) -> None:
-        if not TARGET_MIN <= self.target <= TARGET_MAX:
-            raise RulesError(
-                "rules.target", option="target", value=self.target, low=TARGET_MIN, high=TARGET_MAX
-            )
-        if self.has_stock and self.first_lead is FirstLead.DOBLE_SEIS:
-            raise RulesError(
-                "rules.doble_seis_stock",
-                option="first_lead",
-                mode=str(self.mode),
-                allowed=f"{FirstLead.SORTEO}, {FirstLead.DOBLE_MAYOR}",
-            )
+        for spec in OPTION_SPECS:
+            spec.check(getattr(self, spec.name), self.mode)
 
 
 def _coerce(option: str, value: Any) -> Any:
     """The typed value of an option, or a RulesError that names it and what is allowed."""
-    if option in CHOICES:
+    spec = SPEC[option]
+    if spec.kind is OptionKind.CHOICE:
         choices = CHOICES[option]
         try:
             return choices(value)
         except ValueError:
-            allowed = ", ".join(str(c) for c in choices)
+            allowed = ", ".join(spec.choices)
             raise RulesError(
                 "rules.bad_value", option=option, value=value, allowed=allowed
             ) from None
@@ -193,14 +280,9 @@ def _coerce(option: str, value: Any) -> Any:
         number = value
     elif isinstance(value, str) and (text := value.strip()).isascii() and text.isdigit():
         number = int(text)
-    if option == "target":
-        if number is None:
-            raise RulesError(
-                "rules.target", option=option, value=value, low=TARGET_MIN, high=TARGET_MAX
-            )
-        return number
-    if number is None or number < 0:
-        raise RulesError("rules.bonus", option=option, value=value)
+    if number is None:
+        raise RulesError(spec.refusal, option=option, value=value, low=spec.low, high=spec.high)
+    spec.check_range(number)  # refused here, before any other option is looked at
     return number
 
 
