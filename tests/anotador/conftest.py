@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Generator, Iterator
 
 import pytest
+
 from tests.server.kit import ServerProcess
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import httpx
+
 from tests.browser import SHOTS
 
 if TYPE_CHECKING:  # the fixture's type; pytest provides the fixture itself

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from cli.clikit import fichaflow, write
-from core.scenarios import (
+from tests.cli.clikit import fichaflow, write
+from tests.core.scenarios import (
     CAPICUA_RECORD,
     TIED_BONUS_RECORD,
     TRANQUE_MOVES,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli.clikit import fichaflow
+from tests.cli.clikit import fichaflow
 
 SEED_EXAMPLE = (
     "score",

@@ -9,8 +9,8 @@ pips left are whatever fillers a test hands out.
 
 from __future__ import annotations
 
-from core.kit import deal
 from fichaflow.core.deal import Deal
+from tests.core.kit import deal
 
 # Seat by seat, the tiles each plays; every move fits as written.
 TRANQUE_PLAYED = ("6-6 3-2 1-0", "6-4 5-6 0-6", "6-3 2-6", "4-5 6-1")

@@ -7,8 +7,14 @@ import random
 
 import pytest
 
-from core.kit import deal, play_tokens, random_move, start
-from core.scenarios import (
+from fichaflow.core.deal import Deal
+from fichaflow.core.errors import RecordError
+from fichaflow.core.partida import Partida
+from fichaflow.core.record import parse_record, replay
+from fichaflow.core.rules import Rules
+from fichaflow.core.tiles import PIPS, parse
+from tests.core.kit import deal, play_tokens, random_move, start
+from tests.core.scenarios import (
     PASADA_HANDS,
     PASADA_MOVES,
     TIED_BONUS_RECORD,
@@ -18,12 +24,6 @@ from core.scenarios import (
     rotated,
     tranque_deal,
 )
-from fichaflow.core.deal import Deal
-from fichaflow.core.errors import RecordError
-from fichaflow.core.partida import Partida
-from fichaflow.core.record import parse_record, replay
-from fichaflow.core.rules import Rules
-from fichaflow.core.tiles import PIPS, parse
 
 
 def play_tranque(partida: Partida, fillers: str, by: int) -> None:

@@ -7,8 +7,15 @@ from typing import Any
 
 import pytest
 
-from core.kit import deal, outside_line, play_tokens, snapshot, start, tiles
-from core.scenarios import (
+from fichaflow.core.deal import Deal, sorteo
+from fichaflow.core.errors import FichaFlowError, IllegalMove, RecordError
+from fichaflow.core.hand import DRAW, PASS, End, EndKind, Hand, Move
+from fichaflow.core.partida import Partida, first_salida
+from fichaflow.core.record import parse_record, replay
+from fichaflow.core.rules import Rules
+from fichaflow.core.tiles import HALVES, IS_DOUBLE, PIPS, parse
+from tests.core.kit import deal, outside_line, play_tokens, snapshot, start, tiles
+from tests.core.scenarios import (
     BLOCKING_DOMINO_RECORD,
     CAPICUA_RECORD,
     CHUCHAZO_RECORD,
@@ -22,13 +29,6 @@ from core.scenarios import (
     tranque_deal,
     tres_deal,
 )
-from fichaflow.core.deal import Deal, sorteo
-from fichaflow.core.errors import FichaFlowError, IllegalMove, RecordError
-from fichaflow.core.hand import DRAW, PASS, End, EndKind, Hand, Move
-from fichaflow.core.partida import Partida, first_salida
-from fichaflow.core.record import parse_record, replay
-from fichaflow.core.rules import Rules
-from fichaflow.core.tiles import HALVES, IS_DOUBLE, PIPS, parse
 
 VENEZUELA = Rules.make("venezuela")
 

@@ -15,13 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.kit import (
-    CANDIDATES,
-    oracle_end_after,
-    oracle_moves,
-    random_move,
-    snapshot,
-)
 from fichaflow.core.deal import Deal, shuffle
 from fichaflow.core.errors import FichaFlowError, IllegalMove
 from fichaflow.core.hand import DRAW, End, EndKind, Hand, Move
@@ -29,6 +22,13 @@ from fichaflow.core.partida import Partida
 from fichaflow.core.record import dump, parse_record, replay
 from fichaflow.core.rules import PRESETS, Rules
 from fichaflow.core.tiles import HALVES, PIPS, bits, tile_of
+from tests.core.kit import (
+    CANDIDATES,
+    oracle_end_after,
+    oracle_moves,
+    random_move,
+    snapshot,
+)
 
 RULES = {name: Rules.make(name) for name in PRESETS}
 RULES["sorteo"] = Rules.make("venezuela", first_lead="sorteo")

@@ -8,16 +8,6 @@ from typing import Any
 
 import pytest
 
-from core.kit import random_partida
-from core.scenarios import (
-    CAPICUA_RECORD,
-    DRAW_HANDS,
-    DRAW_STOCK,
-    TRANQUE_MOVES,
-    TRES_HANDS,
-    TRES_STOCK,
-    tranque_hands,
-)
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand
 from fichaflow.core.record import (
@@ -30,6 +20,16 @@ from fichaflow.core.record import (
 )
 from fichaflow.core.rules import PRESETS, Rules
 from fichaflow.core.tiles import HALVES, parse
+from tests.core.kit import random_partida
+from tests.core.scenarios import (
+    CAPICUA_RECORD,
+    DRAW_HANDS,
+    DRAW_STOCK,
+    TRANQUE_MOVES,
+    TRES_HANDS,
+    TRES_STOCK,
+    tranque_hands,
+)
 
 
 def tranque_record(**changes: Any) -> dict[str, Any]:

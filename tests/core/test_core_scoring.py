@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.kit import oracle_score, play_tokens, start, team
-from core.scenarios import TRANQUE_MOVES, tranque_deal, tranque_pips
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.explain import explain
 from fichaflow.core.hand import EndKind
 from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import HandFacts, HandScore, next_leader_after, score_hand
+from tests.core.kit import oracle_score, play_tokens, start, team
+from tests.core.scenarios import TRANQUE_MOVES, tranque_deal, tranque_pips
 
 DOMINO, TRANQUE = EndKind.DOMINO, EndKind.TRANQUE
 

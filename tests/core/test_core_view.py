@@ -14,8 +14,6 @@ from typing import Any
 
 import pytest
 
-from core.kit import deal, play_tokens, random_move, start, tiles
-from core.scenarios import DRAW_HANDS, DRAW_STOCK, TRANQUE_MOVES, tranque_deal
 from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand
@@ -23,6 +21,8 @@ from fichaflow.core.partida import Partida, first_salida
 from fichaflow.core.rules import PRESETS, Rules
 from fichaflow.core.tiles import ALL_TILES, parse
 from fichaflow.core.view import hand_view, hand_views, seat_view
+from tests.core.kit import deal, play_tokens, random_move, start, tiles
+from tests.core.scenarios import DRAW_HANDS, DRAW_STOCK, TRANQUE_MOVES, tranque_deal
 
 TILE_TEXT = re.compile(r"\b([0-6])-([0-6])\b")
 

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser import SHOTS
-from tests.server.kit import ServerProcess
 
-from .mesas import ana_plays_a_hand, bots_play_a_hand, my_turn_against_bots
-from .records import LAST_TILES
+from tests.browser import SHOTS
+from tests.review.mesas import ana_plays_a_hand, bots_play_a_hand, my_turn_against_bots
+from tests.review.records import LAST_TILES
+from tests.server.kit import ServerProcess
 
 
 @pytest.fixture(scope="module")

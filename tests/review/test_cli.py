@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .records import LAST_TILES
+from tests.review.records import LAST_TILES
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

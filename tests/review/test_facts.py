@@ -12,8 +12,7 @@ from fichaflow.core.tiles import ALL_TILES, SUIT, other_half, parse, pips_of, ti
 from fichaflow.core.view import hand_view
 from fichaflow.review.facts import Fact, decision_facts, move_facts, read
 from fichaflow.search.decide import candidates
-
-from .helpers import PRESETS, played, replay_to, view_of
+from tests.review.helpers import PRESETS, played, replay_to, view_of
 
 
 def _out_of_line(hand: Hand) -> int:

@@ -12,15 +12,14 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.server.kit import ServerProcess, create_mesa, join
 
 from fichaflow.core import record
 from fichaflow.core.tiles import name
 from fichaflow.core.view import SeatView
 from fichaflow.review.service import pista
-
-from .mesas import bots_play_a_hand, my_turn_against_bots
-from .records import LAST_TILES
+from tests.review.mesas import bots_play_a_hand, my_turn_against_bots
+from tests.review.records import LAST_TILES
+from tests.server.kit import ServerProcess, create_mesa, join
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,7 @@ from fichaflow.core.view import hand_view
 from fichaflow.search.engine import FastHand, from_core
 from fichaflow.search.solver import Solver
 from fichaflow.search.value import Valuer
-
-from .helpers import ALL_PRESETS, MODE_PRESETS, new_hand
+from tests.search.helpers import ALL_PRESETS, MODE_PRESETS, new_hand
 
 QUICK = {"budget_ms": None, "samples": 6, "playouts": 2, "nodes": 20_000}
 

@@ -14,8 +14,7 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import score_hand
 from fichaflow.search.engine import DRAW, PASS, FastHand, core_end, from_core, to_core
 from fichaflow.search.value import Valuer
-
-from .helpers import ALL_PRESETS, BONUSES, MODE_PRESETS, new_hand
+from tests.search.helpers import ALL_PRESETS, BONUSES, MODE_PRESETS, new_hand
 
 HANDS_PER_MODE = 1500
 

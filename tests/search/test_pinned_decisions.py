@@ -17,9 +17,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.review.helpers import played, replay_to, view_of
-from tests.search.helpers import new_hand
-
 from fichaflow.bots.base import make_bot
 from fichaflow.core.hand import Hand, Move
 from fichaflow.core.rules import Rules
@@ -28,6 +25,8 @@ from fichaflow.review.evaluate import Evaluation, MoveValue, evaluate, hindsight
 from fichaflow.review.hand import decision_points
 from fichaflow.review.precision import PRECISIONS, Precision
 from fichaflow.search.decide import Decision
+from tests.review.helpers import played, replay_to, view_of
+from tests.search.helpers import new_hand
 
 PINNED = Path(__file__).with_name("pinned_decisions.json")
 

@@ -15,8 +15,7 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import ALL_TILES, SUIT, bits, parse
 from fichaflow.core.view import PublicTurn, SeatView, hand_view
 from fichaflow.search.sampler import Sample, Sampler, sample_deals
-
-from .helpers import ALL_PRESETS, MODE_PRESETS, new_hand
+from tests.search.helpers import ALL_PRESETS, MODE_PRESETS, new_hand
 
 
 def _core_move(turn: PublicTurn) -> Move:

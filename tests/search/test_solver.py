@@ -13,8 +13,7 @@ from fichaflow.core.scoring import score_hand
 from fichaflow.search.engine import FastHand
 from fichaflow.search.solver import OutOfNodes, Solver
 from fichaflow.search.value import Valuer
-
-from .helpers import ALL_PRESETS, BONUSES, new_hand
+from tests.search.helpers import ALL_PRESETS, BONUSES, new_hand
 
 
 def _reference(rules: Rules, hand: Hand, team: int) -> int:

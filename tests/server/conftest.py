@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from tests.server.kit import ServerProcess, postgres_schema_url
 
 POSTGRES_ENV = "FICHAFLOW_TEST_POSTGRES_URL"

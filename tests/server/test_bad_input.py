@@ -7,9 +7,8 @@ import asyncio
 import json
 from typing import Any
 
-from tests.server.kit import Client, ServerProcess, create_mesa, get_json, is_spanish_error
-
 from fichaflow.core.tiles import name
+from tests.server.kit import Client, ServerProcess, create_mesa, get_json, is_spanish_error
 
 
 async def seq_of(server: ServerProcess, code: str) -> int:

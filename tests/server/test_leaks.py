@@ -14,12 +14,12 @@ import re
 from typing import Any
 
 import pytest
-from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
 
 from fichaflow.core import record
 from fichaflow.core.hand import Hand
 from fichaflow.core.tiles import HALVES, bits, name, tile_of
 from fichaflow.server.fairness import verify_record
+from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
 
 TILE = re.compile(r"^([0-6])-([0-6])(:left|:right)?$")
 # Public by the rules: the tiles turned up in a sorteo (before the shuffle), and the tile the

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from tests.server.kit import Client, ServerProcess, get_json, is_spanish_error
 
 LIMIT = 3

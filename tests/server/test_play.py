@@ -10,12 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
-
 from fichaflow.core import record
 from fichaflow.core.deal import Deal
 from fichaflow.core.tiles import bits, name
 from fichaflow.server.fairness import commitment
+from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
 
 VERIFY = [sys.executable, "-c", "from fichaflow.cli import main; main()", "verify"]
 

@@ -7,11 +7,10 @@ import asyncio
 import json
 from typing import Any
 
-from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
-
 from fichaflow.core import record
 from fichaflow.core.view import hand_view
 from fichaflow.server.fairness import verify_record
+from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
 
 TABLES: list[tuple[dict[str, Any], list[str | None]]] = [
     ({"preset": "venezuela", "target": 40}, [None, "tirapuntos", None, "tirafichas"]),

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import httpx
+
 from tests.server.kit import SERVE, free_port, wait_until_serving
 
 

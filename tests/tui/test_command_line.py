@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.tui.scripted import play_scripted
 
 from fichaflow.core.rules import Rules
+from tests.tui.scripted import play_scripted
 
 
 def command() -> list[str]:

@@ -13,7 +13,6 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.tui.scripted import Played, play_scripted
 
 from fichaflow.bots.base import Bot
 from fichaflow.core import record
@@ -24,6 +23,7 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import HALVES, name
 from fichaflow.core.view import SeatView
 from fichaflow.tui.table import BotPlayer, Table
+from tests.tui.scripted import Played, play_scripted
 
 
 class Silent:

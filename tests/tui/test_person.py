@@ -4,7 +4,6 @@ and never chooses it for them."""
 from __future__ import annotations
 
 import pytest
-from tests.tui.scripted import ScriptedLines
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import DRAW, PASS, End, Hand, Move
@@ -12,6 +11,7 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import parse
 from fichaflow.core.view import SeatView, hand_view
 from fichaflow.tui.person import Ask, LeaveTable, Person
+from tests.tui.scripted import ScriptedLines
 
 
 class Shown:

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import expect
-from tests.server.kit import ServerProcess
-from tests.web.driver import Player, create_mesa, next_hand, recorded_partida, start
 
 from fichaflow.core.tiles import name
+from tests.server.kit import ServerProcess
+from tests.web.driver import Player, create_mesa, next_hand, recorded_partida, start
 
 MAX_HANDS = 30  # a hand where this seat draws twice comes within a few hands
 

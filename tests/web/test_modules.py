@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.kit import ServerProcess
 
 from fichaflow.bots.knowledge import dead_doubles
 from fichaflow.core.deal import Deal, shuffle, sorteo
@@ -23,6 +22,7 @@ from fichaflow.core.record import hand_dump
 from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import bits, name, spoken
 from fichaflow.core.view import hand_view
+from tests.server.kit import ServerProcess
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "fichaflow" / "web"
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import expect
+
 from tests.server.kit import ServerProcess
 from tests.web.driver import Player, create_mesa, recorded_partida, seat_moves, start
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
+
 from tests.server.kit import ServerProcess
 from tests.web.driver import Player, create_mesa, next_hand, start
 

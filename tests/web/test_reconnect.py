@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import expect
-from tests.server.kit import ServerProcess
-from tests.web.driver import Player, create_mesa, next_hand, start
 
 from fichaflow.core.tiles import parse, spoken
+from tests.server.kit import ServerProcess
+from tests.web.driver import Player, create_mesa, next_hand, start
 
 BOTS = {1: "tirapuntos", 2: "tirafichas", 3: "acuestafichas"}
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import expect
+
 from tests.server.kit import ServerProcess
 from tests.web.driver import Player, create_mesa, start
 
