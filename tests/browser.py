@@ -1,7 +1,11 @@
 """Chromium for the browser tests: Debian's ``chromium`` (``FICHAFLOW_CHROMIUM`` or
 ``/usr/bin/chromium``), driven by Playwright for Python; Playwright's own browser download is never
 used. Without Playwright or a Chromium the tests skip and say why. Test modules import the
-fixtures they use from here; the screenshots they take go to ``docs/screenshots``."""
+fixtures they use from here.
+
+The screenshots the tests take go to a temporary folder of the run (its path is printed in the
+summary), so that running the tests never rewrites the pictures in the docs; ``pytest
+--update-screenshots`` writes them to ``docs/screenshots`` instead."""
 
 from __future__ import annotations
 
@@ -21,7 +25,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+DOCS_SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+UPDATE_SHOTS = "--update-screenshots"
 
 
 def chromium_path() -> str | None:
@@ -50,7 +55,32 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+_SHOTS_TAKEN = pytest.StashKey[Path]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        UPDATE_SHOTS,
+        action="store_true",
+        help="write the browser tests' screenshots to docs/screenshots (default: a temp folder)",
+    )
+
+
 @pytest.fixture(scope="session")
-def shots() -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS
+def shots(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the browser tests save their screenshots: the docs' folder only when asked."""
+    if request.config.getoption(UPDATE_SHOTS):
+        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+        return DOCS_SHOTS
+    folder = tmp_path_factory.mktemp("screenshots", numbered=False)
+    request.config.stash[_SHOTS_TAKEN] = folder
+    return folder
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Say where this run's screenshots are, so they can be looked at (or kept by CI)."""
+    folder = config.stash.get(_SHOTS_TAKEN, None)
+    if folder is not None:
+        terminalreporter.write_line(
+            f"screenshots: {folder} (pytest {UPDATE_SHOTS} updates the docs')"
+        )

@@ -1,3 +1,3 @@
-"""Fixtures shared across the test folders: Chromium for the browser tests."""
+"""Fixtures shared across the test folders: Chromium and screenshots for the browser tests."""
 
 pytest_plugins = ["tests.browser"]

@@ -1,6 +1,7 @@
 """The anotador's page in Chromium on a 360 x 740 phone screen: create a mesa, enter a dominó and
 the seed's tranque, correct an earlier hand, lose the network, enter a hand, and find it saved
-exactly once when the network comes back. Screenshots go to docs/screenshots/."""
+exactly once when the network comes back. Screenshots go to the ``shots`` folder
+(tests/browser.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from tests.browser import SHOTS
+if TYPE_CHECKING:  # the fixtures' types; pytest provides the fixtures themselves
+    from pathlib import Path
 
-if TYPE_CHECKING:  # the fixture's type; pytest provides the fixture itself
     from tests.server.kit import ServerProcess
 
 
@@ -20,19 +21,20 @@ def keys(page: object, text: str) -> None:
         page.locator(f"#entry .keypad button[data-key='{key}']").click()  # type: ignore[attr-defined]
 
 
-def test_a_whole_table_on_one_phone(browser: object, sqlite_server: ServerProcess) -> None:
+def test_a_whole_table_on_one_phone(
+    browser: object, sqlite_server: ServerProcess, shots: Path
+) -> None:
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")  # type: ignore[attr-defined]
     page = context.new_page()
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{sqlite_server.url}/anotador/")
 
     # A new mesa: the Dominican preset ("con el de abajo"), four players in turn order.
     page.get_by_label("Nombre de la mesa").fill("Patio de Lola")
     for seat, name in enumerate(["Ana", "Beto", "Carla", "Diego"]):
         page.locator(f"input[name=player{seat}]").fill(name)
-    page.screenshot(path=str(SHOTS / "anotador-nueva-mesa.png"), full_page=True)
+    page.screenshot(path=str(shots / "anotador-nueva-mesa.png"), full_page=True)
     # More rules and bonuses, in the game's own words (not the options' code names).
     page.get_by_text("Más reglas y bonos").click()
     options = page.locator("#options")
@@ -51,7 +53,7 @@ def test_a_whole_table_on_one_phone(browser: object, sqlite_server: ServerProces
     page.get_by_test_id("who").get_by_role("button", name="Ana").click()
     keys(page, "8→11→7→14")
     page.get_by_test_id("leader").get_by_role("button", name="Ana").click()
-    page.screenshot(path=str(SHOTS / "anotador-tranque.png"))
+    page.screenshot(path=str(shots / "anotador-tranque.png"))
     page.locator("#entry-save").click()
     expect(total0).to_have_text("40")
     expect(total1).to_have_text("0")
@@ -76,7 +78,7 @@ def test_a_whole_table_on_one_phone(browser: object, sqlite_server: ServerProces
     page.locator("#entry-save").click()
     expect(total0).to_have_text("0")
     expect(total1).to_have_text("62")
-    page.screenshot(path=str(SHOTS / "anotador-hoja.png"))
+    page.screenshot(path=str(shots / "anotador-hoja.png"))
 
     # No network: the hand waits in the phone, marked pending, and the totals do not move.
     context.set_offline(True)
@@ -89,7 +91,7 @@ def test_a_whole_table_on_one_phone(browser: object, sqlite_server: ServerProces
     expect(pending).to_contain_text("Pendiente")
     expect(page.locator("#net")).to_have_text("Sin red")
     expect(total0).to_have_text("0")
-    page.screenshot(path=str(SHOTS / "anotador-sin-red.png"))
+    page.screenshot(path=str(shots / "anotador-sin-red.png"))
 
     # The network is back: the hand is sent, saved, and counted once.
     context.set_offline(False)
@@ -120,7 +122,7 @@ def test_a_whole_table_on_one_phone(browser: object, sqlite_server: ServerProces
     page.locator("#entry-save").click()
     expect(total1).to_have_text("57")
     expect(watcher.get_by_test_id("total-1")).to_have_text("57", timeout=15_000)
-    watcher.screenshot(path=str(SHOTS / "anotador-mirones.png"))
+    watcher.screenshot(path=str(shots / "anotador-mirones.png"))
     page.get_by_role("button", name="Más").click()
-    page.screenshot(path=str(SHOTS / "anotador-menu.png"))
+    page.screenshot(path=str(shots / "anotador-menu.png"))
     context.close()

@@ -1,6 +1,7 @@
 """The Repaso page in Chromium: a mesa's finished hand stepped through with the buttons and the
 arrow keys, the chosen seat's decisions ranked, a record opened from a file, the language
-switched, and the pista at a mesa of bots. The screenshot goes to docs/screenshots/repaso.png.
+switched, and the pista at a mesa of bots. The screenshot, repaso.png, goes to the ``shots``
+folder (tests/browser.py).
 
 Debian's chromium is driven by Playwright (``FICHAFLOW_CHROMIUM`` or ``/usr/bin/chromium``);
 without either the tests skip and say why."""
@@ -17,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from tests.browser import SHOTS
 from tests.review.mesas import ana_plays_a_hand, bots_play_a_hand, my_turn_against_bots
 from tests.review.records import LAST_TILES
 from tests.server.kit import ServerProcess
@@ -42,7 +42,9 @@ def _counter(page: Any) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
-def test_stepping_through_a_mesas_hand_with_its_review(browser: Any, server: ServerProcess) -> None:
+def test_stepping_through_a_mesas_hand_with_its_review(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
     from playwright.sync_api import expect
 
     code = _run(ana_plays_a_hand(server))
@@ -89,7 +91,7 @@ def test_stepping_through_a_mesas_hand_with_its_review(browser: Any, server: Ser
     expect(decision.locator("th")).to_have_text(
         ["#", "Jugada", "Puntos", "Ganar", "Retrospectiva", "Veredicto"]
     )
-    page.screenshot(path=str(SHOTS / "repaso.png"), full_page=True)
+    page.screenshot(path=str(shots / "repaso.png"), full_page=True)
 
     # One step on, the move she played is marked in the same ranking.
     page.keyboard.press("ArrowRight")
