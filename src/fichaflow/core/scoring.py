@@ -9,6 +9,7 @@ interface can explain the result in the rule's own words.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from fichaflow.core.errors import FichaFlowError
@@ -59,11 +60,33 @@ class HandFacts:
             raise FichaFlowError("score.pips_total", value=sum(self.pips))
 
 
+class ScoreRule(StrEnum):
+    """What decided a hand's winner: the domino itself, or the tranque rule that compared pips
+    (``abajo``: the trancador against the seat after; ``pareja``: the pairs' sums;
+    ``individual``: every seat's own pips). The value is what records and messages write."""
+
+    DOMINO = "domino"
+    ABAJO = "abajo"
+    PAREJA = "pareja"
+    INDIVIDUAL = "individual"
+
+
+class BonusKind(StrEnum):
+    """A bonus a hand can earn. Each value is the name of the rule option that sets its points,
+    so ``getattr(rules, kind)`` is what it is worth."""
+
+    TRANQUE = "tranque_bonus"
+    CAPICUA = "capicua_bonus"
+    CHUCHAZO = "chuchazo_bonus"
+    SALIDA_PASADA = "salida_pasada_bonus"
+    PASE_REDONDO = "pase_redondo_bonus"
+
+
 @dataclass(frozen=True, slots=True)
 class Bonus:
     """A bonus credited to a team, always shown apart from the hand's pips."""
 
-    kind: str  # the rule option's name: "tranque_bonus", "capicua_bonus", ...
+    kind: BonusKind
     team: int
     points: int
 
@@ -72,12 +95,12 @@ class Bonus:
 class HandScore:
     """What a hand is worth.
 
-    ``rule`` names what decided it: ``domino``, ``abajo``, ``pareja`` or ``individual``.
+    ``rule`` names what decided it (:class:`ScoreRule`).
     ``compared`` lists the ``(seat or team, pips)`` the tranque rule compared (team sums under
     ``pareja``, seats otherwise); ``counted`` the seats whose pips make ``points``."""
 
     facts: HandFacts
-    rule: str
+    rule: ScoreRule
     winner: int | None
     winning_seat: int | None
     points: int
@@ -108,12 +131,14 @@ class HandScore:
             "salida_pasada": facts.salida_pasada,
             "pase_redondo": list(facts.pase_redondo),
             "winning_seat": self.winning_seat,
-            "rule": self.rule,
+            "rule": str(self.rule),
             "tie": self.tie,
             "pips": list(facts.pips),
             "counted": list(self.counted),
             "compared": [list(c) for c in self.compared],
-            "bonuses": [{"kind": b.kind, "team": b.team, "points": b.points} for b in self.bonuses],
+            "bonuses": [
+                {"kind": str(b.kind), "team": b.team, "points": b.points} for b in self.bonuses
+            ],
             "gains": list(self.gains(teams)),
         }
 
@@ -135,10 +160,10 @@ def score_hand(rules: Rules, facts: HandFacts) -> HandScore:
     compared: tuple[tuple[int, int], ...] = ()
     tie = False
     if facts.end is EndKind.DOMINO:
-        rule = "domino"
+        rule = ScoreRule.DOMINO
         winning_seat: int | None = facts.seat
     elif rules.mode is not Mode.PAREJAS:
-        rule = "individual"
+        rule = ScoreRule.INDIVIDUAL
         compared = tuple((s, pips[s]) for s in range(n))
         fewest = min(pips)
         tied = [s for s in range(n) if pips[s] == fewest]
@@ -150,13 +175,13 @@ def score_hand(rules: Rules, facts: HandFacts) -> HandScore:
         else:
             winning_seat = None
     elif rules.tranque_rule is TranqueRule.ABAJO:
-        rule = "abajo"
+        rule = ScoreRule.ABAJO
         closer, below = facts.seat, (facts.seat + 1) % n
         compared = ((closer, pips[closer]), (below, pips[below]))
         tie = pips[closer] == pips[below]
         winning_seat = closer if pips[closer] <= pips[below] else below
     else:
-        rule = "pareja"
+        rule = ScoreRule.PAREJA
         sums = (pips[0] + pips[2], pips[1] + pips[3])
         compared = ((0, sums[0]), (1, sums[1]))
         tie = sums[0] == sums[1]
@@ -189,18 +214,18 @@ def _first_in_turn(seats: tuple[int, ...], start: int, n: int) -> int:
 
 def _bonuses(rules: Rules, facts: HandFacts, winner: int | None) -> tuple[Bonus, ...]:
     """Every bonus the hand earned, in a fixed order; bonuses of 0 points are left out."""
-    found: list[tuple[str, int]] = []
+    found: list[tuple[BonusKind, int]] = []
     if facts.end is EndKind.TRANQUE and winner is not None:
-        found.append(("tranque_bonus", winner))
+        found.append((BonusKind.TRANQUE, winner))
     if facts.end is EndKind.DOMINO:
         team = rules.team_of(facts.seat)
         if facts.capicua:
-            found.append(("capicua_bonus", team))
+            found.append((BonusKind.CAPICUA, team))
         if facts.chuchazo:
-            found.append(("chuchazo_bonus", team))
+            found.append((BonusKind.CHUCHAZO, team))
     if facts.salida_pasada:
-        found.append(("salida_pasada_bonus", rules.team_of(facts.leader)))
-    found.extend(("pase_redondo_bonus", rules.team_of(s)) for s in facts.pase_redondo)
+        found.append((BonusKind.SALIDA_PASADA, rules.team_of(facts.leader)))
+    found.extend((BonusKind.PASE_REDONDO, rules.team_of(s)) for s in facts.pase_redondo)
     return tuple(
         Bonus(kind, team, getattr(rules, kind)) for kind, team in found if getattr(rules, kind)
     )

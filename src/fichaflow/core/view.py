@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 from fichaflow.core.errors import FichaFlowError
@@ -20,13 +21,21 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import MAX_HALF, NUM_TILES, bits, name, other_half, parse, parse_halves
 
 
+class TurnKind(StrEnum):
+    """What a seat did on its turn, as the history shows it (the value is the protocol's word)."""
+
+    PLAY = "play"
+    PASS = "pass"
+    DRAW = "draw"
+
+
 @dataclass(frozen=True, slots=True)
 class PublicTurn:
     """One action as every player saw it. ``tile`` is -1 for a pass or a draw; ``drawn`` is the
     tile drawn, known only to the drawer (-1 for everybody else)."""
 
     seat: int
-    kind: str  # "play", "pass" or "draw"
+    kind: TurnKind
     tile: int
     end: End | None
     left: int  # the open ends the action faced (-1 before the lead)
@@ -36,7 +45,7 @@ class PublicTurn:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
-        if self.kind == "play":
+        if self.kind is TurnKind.PLAY:
             out["tile"] = name(self.tile)
             if self.end is not None:
                 out["end"] = self.end.word
@@ -51,7 +60,7 @@ class PublicTurn:
 
 def _public(turn: Turn, viewer: int | None) -> PublicTurn:
     move = turn.move
-    kind = "play" if move.is_play else ("pass" if move.is_pass else "draw")
+    kind = TurnKind.PLAY if move.is_play else (TurnKind.PASS if move.is_pass else TurnKind.DRAW)
     drawn = turn.drawn if viewer is not None and turn.seat == viewer else -1
     return PublicTurn(
         turn.seat,
@@ -312,11 +321,11 @@ def _turn_from_json(data: object, seats: int, index: int) -> PublicTurn:
     kind = turn["kind"]
     left, right = _ends(turn.get("ends"), f"{where}.ends")
     drawn = -1 if turn.get("drawn") is None else _tile(turn["drawn"])
-    if kind in ("pass", "draw"):
+    if kind in (TurnKind.PASS, TurnKind.DRAW):
         if left < 0:
             raise FichaFlowError("view.bad_value", key=f"{where}.ends", value="null")
-        return PublicTurn(seat, str(kind), -1, None, left, right, None, drawn)
-    if kind != "play":
+        return PublicTurn(seat, TurnKind(str(kind)), -1, None, left, right, None, drawn)
+    if kind != TurnKind.PLAY:
         raise FichaFlowError("view.bad_value", key=f"{where}.kind", value=repr(kind))
     text = turn.get("tile")
     if not isinstance(text, str):
@@ -326,13 +335,13 @@ def _turn_from_json(data: object, seats: int, index: int) -> PublicTurn:
         if left >= 0:
             raise FichaFlowError("view.missing", key=f"{where}.end")
         first, _ = parse_halves(text)
-        return PublicTurn(seat, "play", parse(text), None, -1, -1, first, drawn)
+        return PublicTurn(seat, TurnKind.PLAY, parse(text), None, -1, -1, first, drawn)
     if end_word not in ("left", "right"):
         raise FichaFlowError("view.bad_value", key=f"{where}.end", value=repr(end_word))
     if left < 0:
         raise FichaFlowError("view.missing", key=f"{where}.ends")
     end = End.LEFT if end_word == "left" else End.RIGHT
-    return PublicTurn(seat, "play", parse(text), end, left, right, None, drawn)
+    return PublicTurn(seat, TurnKind.PLAY, parse(text), end, left, right, None, drawn)
 
 
 def _move_from_json(data: object, lead: bool) -> Move:

@@ -22,7 +22,7 @@ from fichaflow.core.hand import End
 from fichaflow.core.rules import Mode, Rules
 from fichaflow.core.scoring import HandScore
 from fichaflow.core.tiles import HALVES, bits, name
-from fichaflow.core.view import PublicTurn, SeatView
+from fichaflow.core.view import PublicTurn, SeatView, TurnKind
 from fichaflow.tui.commands import hand_order
 from fichaflow.tui.table import PartidaResult, TableState
 from fichaflow.tui.texts import say
@@ -106,7 +106,7 @@ def _passes(history: Sequence[PublicTurn], seat: int, lang: str) -> str:
     joiner = " y " if lang == "es" else " and "
     faced: dict[frozenset[int], str] = {}
     for turn in history:
-        if turn.seat == seat and turn.kind == "pass" and turn.left >= 0:
+        if turn.seat == seat and turn.kind is TurnKind.PASS and turn.left >= 0:
             pair = f"{turn.left}" if turn.left == turn.right else f"{turn.left}{joiner}{turn.right}"
             faced.setdefault(frozenset((turn.left, turn.right)), pair)
     return ", ".join(faced.values())
@@ -120,12 +120,12 @@ def _last_action(history: Sequence[PublicTurn], seat: int, lang: str) -> str:
             if drew:
                 break
             continue
-        if turn.kind == "draw":
+        if turn.kind is TurnKind.DRAW:
             drew += 1
             continue
         if drew:
             break
-        if turn.kind == "pass":
+        if turn.kind is TurnKind.PASS:
             return say(lang, "last_pass")
         if turn.end is None:
             return say(lang, "last_lead", tile=name(turn.tile))
@@ -237,7 +237,7 @@ def turn_prompt(state: TableState, lang: str) -> Text:
 def event_text(state: TableState, turn: PublicTurn, lang: str) -> Text:
     """One line for a lead, a play or a pass (draws are told together by the screen)."""
     who = state.names[turn.seat]
-    if turn.kind == "pass":
+    if turn.kind is TurnKind.PASS:
         key = "ev_pass_one" if turn.left == turn.right else "ev_pass"
         return Text(say(lang, key, who=who, left=turn.left, right=turn.right))
     view = state.view

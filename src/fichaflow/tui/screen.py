@@ -18,6 +18,7 @@ from rich.text import Text
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.scoring import HandScore
 from fichaflow.core.tiles import name
+from fichaflow.core.view import TurnKind
 from fichaflow.tui import render
 from fichaflow.tui.person import Ask, Question
 from fichaflow.tui.table import PartidaResult, TableState
@@ -73,7 +74,7 @@ class Screen:
             return
         self._tell_draws()
         last = view.history[-1] if view.history else None
-        if last is not None and last.kind == "draw" and last.seat == view.seat:
+        if last is not None and last.kind is TurnKind.DRAW and last.seat == view.seat:
             self.console.print(render.hand_text(view, self.lang))
         else:
             self.console.print()
@@ -83,7 +84,7 @@ class Screen:
     def moved(self, state: TableState) -> None:
         self.state = state
         turn = state.view.history[-1]
-        if turn.kind == "draw":
+        if turn.kind is TurnKind.DRAW:
             if turn.seat == state.watcher:
                 self.console.print(Text(say(self.lang, "ev_you_drew", tile=name(turn.drawn))))
                 return
