@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from fichaflow.bots import knowledge as kn
 from fichaflow.bots.base import make_bot
 from fichaflow.bots.jugador import DEFAULT_WEIGHTS, Jugador
+from fichaflow.core import inference as kn
 from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import End, Hand, Move

@@ -1,7 +1,7 @@
 """The client's own reasoning, run in the browser and held against the Python core: the fair-deal
 check recomputes the core's deal and sorteo from a seed (and the published test vector), catches
 a seed or a deal that was tampered with; tiles are named as the core names them; the doubles the
-table calls dead are the ones the bots' knowledge calls dead."""
+table calls dead are the ones seat inference calls dead."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from fichaflow.bots.knowledge import dead_doubles
 from fichaflow.core.deal import Deal, shuffle, sorteo
+from fichaflow.core.inference import dead_doubles
 from fichaflow.core.partida import Partida
 from fichaflow.core.record import hand_dump
 from fichaflow.core.rules import Rules

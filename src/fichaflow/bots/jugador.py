@@ -2,9 +2,9 @@
 
 It scores every legal move with a handful of table habits and plays the best:
 
-* it knows which numbers each player lacks (``knowledge``) and keeps those numbers on the ends,
-  so the rivals pass (``next_pass``, ``rival_pass``; ``block_late`` when the next rival is
-  close to dominating), while not starving its partner (``partner_pass``, ``partner_late``);
+* it knows which numbers each player lacks (``core.inference``) and keeps those numbers on the
+  ends, so the rivals pass (``next_pass``, ``rival_pass``; ``block_late`` when the next rival
+  is close to dominating), while not starving its partner (``partner_pass``, ``partner_late``);
 * it leads from its strong number, best with that number's double, which announces it
   (``salida``);
 * it does not cover the number its partner announced or keeps putting out (``partner_number``),
@@ -29,7 +29,9 @@ from collections.abc import Mapping
 from typing import Final
 
 from fichaflow.bots.base import Bot, register
-from fichaflow.bots.knowledge import (
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.hand import Move
+from fichaflow.core.inference import (
     Knowledge,
     closes,
     deduce,
@@ -39,8 +41,6 @@ from fichaflow.bots.knowledge import (
     strength,
     tranque_value,
 )
-from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import Move
 from fichaflow.core.tiles import IS_DOUBLE, MAX_HALF, PIPS, SUIT, bits, tile_of
 from fichaflow.core.view import SeatView
 

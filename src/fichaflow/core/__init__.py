@@ -1,4 +1,5 @@
-"""The rules core: tiles, rules, hands, the partida, scoring, records and seat views. No I/O."""
+"""The rules core: tiles, rules, hands, the partida, scoring, records, seat views and what a seat
+can infer from its view. No I/O."""
 
 from fichaflow.core.deal import Deal, shuffle, sorteo
 from fichaflow.core.errors import FichaFlowError, IllegalMove, RecordError, RulesError

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from fichaflow.bots.knowledge import deduce
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand, Move
+from fichaflow.core.inference import deduce
 from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import PIPS
 from fichaflow.core.view import SeatView

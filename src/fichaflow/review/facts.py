@@ -1,7 +1,7 @@
 """What a seat could know that mattered, said in Spanish (and English) the way players say it.
 
 Each fact is read from the seat's view with the tile counting and pass reading of
-:mod:`fichaflow.bots.knowledge`, and is stated only when it is true in the position: "Beto no
+:mod:`fichaflow.core.inference`, and is stated only when it is true in the position: "Beto no
 tiene ni 4 ni 1 (pasó al 4)" only when the deductions prove it, "tu 6-6 es doble muerto" only when
 the double can never be placed. A fact is a code and its parameters (seats, tiles, numbers), so
 that a program reads it as data and every interface words it the same way.
@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from fichaflow.bots.knowledge import (
+from fichaflow.core.explain import seat_names
+from fichaflow.core.hand import End, Move
+from fichaflow.core.inference import (
     Knowledge,
     announced,
     closes,
@@ -22,8 +24,6 @@ from fichaflow.bots.knowledge import (
     line_tiles,
     partner,
 )
-from fichaflow.core.explain import seat_names
-from fichaflow.core.hand import End, Move
 from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import (
     ALL_TILES,

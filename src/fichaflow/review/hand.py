@@ -2,7 +2,8 @@
 
 The hand is rebuilt through the rules engine from its deal and its history; at each of the
 seat's turns with more than one move worth comparing, the seat's view (and only it) is
-evaluated, the true position gives the hindsight values, and the knowledge module the facts.
+evaluated, the true position gives the hindsight values, and seat inference
+(``core.inference``) the facts.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ tile avoid the numbers its holder was seen lacking while it held it. Finding suc
 is a matching of tiles to origins; it is drawn at random (each tile tries places in proportion to
 their room, as a dealer would deal) and repaired by augmenting paths when a tile finds no room.
 
-The sound per-seat exclusions of :mod:`fichaflow.bots.knowledge` cut the candidates first; the
+The sound per-seat exclusions of :mod:`fichaflow.core.inference` cut the candidates first; the
 matching then makes each sample exactly consistent with the history, which the tests check by
 replaying the history through the rules engine with the sampled deal.
 """
@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from fichaflow.bots.knowledge import deduce, salida_was_forced
+from fichaflow.core.inference import deduce, salida_was_forced
 from fichaflow.core.rules import FirstLead
 from fichaflow.core.tiles import HALVES, IS_DOUBLE, NUM_TILES, PIPS, SUIT, bits
 from fichaflow.core.view import SeatView

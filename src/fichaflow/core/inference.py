@@ -6,6 +6,8 @@ a montón, from draws), how many tiles of each number are still out, the doubles
 number a leader announced with the salida, what a player seems strong in, the pips each player may
 hold, and how likely each unseen tile is to be in each hand. ``jugador`` plays by these facts,
 ``gallo``'s sampler deals hidden hands that respect them, and the hand review explains them.
+It lives in the core, below both the bots and the search engine that use it, because it is pure
+and reads nothing but the core's own types.
 
 The deductions are sound, never guesses: a tile in ``excluded[s]`` is surely not in seat ``s``'s
 hand now. Two things make that subtle with a montón. A player who draws takes tiles nobody else

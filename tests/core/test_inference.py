@@ -1,4 +1,4 @@
-"""knowledge.py: what a seat deduces is never contradicted by the hidden hands, and names the
+"""Seat inference: what a seat deduces is never contradicted by the hidden hands, and names the
 table's facts (passes, draws, doble muerto, the salida) as a player would."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fichaflow.bots import knowledge as kn
+from fichaflow.core import inference as kn
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import End, Hand, Move
 from fichaflow.core.partida import Partida
