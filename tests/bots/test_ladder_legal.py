@@ -3,11 +3,13 @@
 Each move goes through the rules core (``Hand.play``), which refuses anything illegal, so a single
 wrong move by any bot fails the run. Every fast bot plays at least 10,000 random hands of each
 mode; the two search bots, with a small work budget, play as many hands as take about a minute
-in all on the project's machine (numbers below)."""
+in all on the project's machine (numbers below). That is the full run (marked slow, run by CI and
+``pytest --slow``); the default run plays the first fiftieth of the same hands."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
 from collections import Counter
 
@@ -28,6 +30,8 @@ SEARCH_HANDS = {"gallo": 300, "omnisciente": 60}
 """Hands per mode for the slow bots: about a minute of gallo on 2 shared cores (measured)."""
 
 MODES = [Mode.PAREJAS, Mode.MANO_A_MANO, Mode.TRES]
+SHARES = [pytest.param(50, id="fiftieth"), pytest.param(1, id="all", marks=pytest.mark.slow)]
+"""Each test plays 1/share of its hands: a fiftieth by default, all of them in the slow run."""
 
 
 def random_rules(mode: Mode, rng: random.Random) -> Rules:
@@ -79,12 +83,19 @@ def play_chunk(args: tuple[list[str], Mode, int, int, dict]) -> tuple[Counter[st
     return seen, decisions
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, where the system says), at least one."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def run(names: list[str], mode: Mode, hands: int, options: dict) -> tuple[Counter[str], int]:
     step = max(1, hands // 16)
     chunks = [(names, mode, s, min(hands, s + step), options) for s in range(0, hands, step)]
     seen: Counter[str] = Counter()
     decisions = 0
-    with multiprocessing.get_context("fork").Pool(2) as pool:
+    with multiprocessing.get_context("fork").Pool(min(usable_cores(), len(chunks))) as pool:
         for part, made in pool.imap_unordered(play_chunk, chunks):
             seen.update(part)
             decisions += made
@@ -96,26 +107,31 @@ def fast_bots() -> list[str]:
     return [name for name in BOTS if name not in SEARCH_OPTIONS]
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("mode", MODES, ids=str)
-def test_fast_bots_play_only_legal_moves_in_ten_thousand_hands(mode: Mode) -> None:
+def test_fast_bots_play_only_legal_moves(mode: Mode, share: int) -> None:
     names = fast_bots()
     assert {"tirafichas", "tirapuntos", "acuestafichas", "jugador"} <= set(names)
     seats = {Mode.PAREJAS: 4, Mode.MANO_A_MANO: 2, Mode.TRES: 3}[mode]
+    per_bot = HANDS_PER_MODE // share
     # every bot sits at n of every len(names) tables in rotation
-    hands = -(-HANDS_PER_MODE * len(names) // min(seats, len(names))) + len(names)
+    hands = -(-per_bot * len(names) // min(seats, len(names))) + len(names)
     seen, decisions = run(names, mode, hands, {})
     for name in names:
-        assert seen[name] >= HANDS_PER_MODE, (name, seen[name])
+        assert seen[name] >= per_bot, (name, seen[name])
     assert decisions > hands  # the bots were asked, not only forced moves applied
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("mode", MODES, ids=str)
 @pytest.mark.parametrize("name", sorted(SEARCH_OPTIONS))
-def test_search_bots_play_only_legal_moves_on_a_small_budget(name: str, mode: Mode) -> None:
+def test_search_bots_play_only_legal_moves_on_a_small_budget(
+    name: str, mode: Mode, share: int
+) -> None:
     make_bot("tirafichas")
     if name not in BOTS:
         pytest.skip(f"{name} is not in the ladder")
-    hands = SEARCH_HANDS[name]
+    hands = max(2, SEARCH_HANDS[name] // share)
     seen, decisions = run([name], mode, hands, SEARCH_OPTIONS)
     assert seen[name] == hands
     assert decisions > hands

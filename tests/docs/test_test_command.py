@@ -1,0 +1,28 @@
+"""CI runs the README's test command: the checks and the whole suite, slow tests included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _checks(line: str) -> str:
+    """The part of a command line from the first check on (the installation before differs)."""
+    return line[line.index("ruff format") :].strip()
+
+
+def test_ci_runs_the_readme_test_command_with_the_slow_tests() -> None:
+    readme = [
+        line
+        for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        if "python -m pytest" in line and "ruff format" in line
+    ]
+    ci = [
+        line
+        for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+        if "python -m pytest" in line and not line.lstrip().startswith("#")
+    ]
+    assert len(readme) == 1 and len(ci) == 1, (readme, ci)
+    assert _checks(ci[0]) == _checks(readme[0])
+    assert "--slow" in _checks(readme[0]).split()
