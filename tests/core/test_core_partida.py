@@ -1,4 +1,5 @@
-"""The partida: the target, several sides reaching it in one hand, zapato and chancleta."""
+"""The partida: its progress (who deals, leads and moves; the sorteo from the first hand's seed),
+the target, several sides reaching it in one hand, zapato and chancleta."""
 
 from __future__ import annotations
 
@@ -7,12 +8,18 @@ import random
 
 import pytest
 
-from fichaflow.core.deal import Deal
+from fichaflow.core.deal import Deal, sorteo
 from fichaflow.core.errors import RecordError
-from fichaflow.core.partida import Partida
+from fichaflow.core.partida import (
+    Partida,
+    dealt_to_nobody,
+    doble_mayor_rank,
+    first_salida,
+    sorteo_for,
+)
 from fichaflow.core.record import parse_record, replay
 from fichaflow.core.rules import Rules
-from fichaflow.core.tiles import PIPS, parse
+from fichaflow.core.tiles import ALL_TILES, NUM_TILES, PIPS, bits, parse
 from tests.core.kit import deal, play_tokens, random_move, start
 from tests.core.scenarios import (
     PASADA_HANDS,
@@ -34,6 +41,119 @@ def play_tranque(partida: Partida, fillers: str, by: int) -> None:
 def play_tres(partida: Partida, variant: str, by: int) -> None:
     partida.start_hand(deal(*rotated(TRES_VARIANTS[variant], by), stock=TRES_STOCK))
     play_tokens(partida, TRANQUE_MOVES)
+
+
+# -- the partida's progress ----------------------------------------------------------------------
+
+
+def play_to_the_end(partida: Partida, rng: random.Random) -> None:
+    while partida.turn is not None:
+        hand = partida.current
+        assert hand is not None
+        partida.play(random_move(hand, rng))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_seeded_first_hand_is_led_by_the_sorteo_its_seed_draws(seats: int) -> None:
+    rules = Rules.make({2: "mano_a_mano", 3: "tres", 4: "venezuela"}[seats], first_lead="sorteo")
+    winners = set()
+    for n in range(40):
+        partida = Partida(rules)
+        assert partida.to_deal and partida.turn is None and partida.hand_number == 1
+        hand = partida.deal(f"sorteo-{n}")
+        drawn = sorteo(seats, f"sorteo-{n}")
+        assert partida.current_deal == Deal.from_seed(seats, f"sorteo-{n}")
+        assert hand.leader == partida.turn == drawn[0]
+        assert hand.forced_lead is None
+        assert partida.sorteo == sorteo_for(rules, f"sorteo-{n}") == drawn
+        assert not partida.to_deal and partida.hand_number == 1
+        winners.add(hand.leader)
+    assert winners == set(range(seats))
+
+
+def test_only_the_first_hand_of_a_sorteo_partida_is_drawn() -> None:
+    rules = Rules.make("venezuela", first_lead="sorteo", target=500)
+    partida = Partida(rules)
+    partida.deal("primera")
+    first = partida.sorteo
+    play_to_the_end(partida, random.Random(1))
+    assert partida.to_deal and partida.hand_number == 2
+    hand = partida.deal("segunda")
+    assert hand.leader == partida.turn == partida.next_leader()
+    assert partida.sorteo == first  # the second hand's seed draws nothing
+    assert sorteo_for(Rules.make("venezuela"), "primera") is None
+    assert sorteo_for(rules, None) is None
+
+
+def test_a_replayed_leader_must_be_the_one_the_sorteo_drew() -> None:
+    rules = Rules.make("tres", first_lead="sorteo")
+    winner = sorteo(3, "tres-43")[0]
+    assert Partida(rules).deal("tres-43", winner).leader == winner
+    with pytest.raises(RecordError) as caught:
+        Partida(rules).deal("tres-43", (winner + 1) % 3)
+    assert caught.value.code == "record.leader_mismatch"
+
+
+def test_a_deal_given_whole_still_needs_the_table_to_say_who_won_its_sorteo() -> None:
+    partida = Partida(Rules.make("tres", first_lead="sorteo"))
+    the_deal = Deal.from_seed(3, "tres-43")
+    assert partida.salida(the_deal) == (None, None)
+    with pytest.raises(RecordError) as caught:
+        partida.start_hand(the_deal)
+    assert caught.value.code == "record.leader_needed"
+    assert partida.start_hand(the_deal, 1).leader == 1
+    assert partida.sorteo is None
+
+
+def test_the_partida_says_whose_turn_it_is_until_it_ends() -> None:
+    rules = Rules.make("mano_a_mano", target=30)
+    partida = Partida(rules)
+    rng = random.Random(7)
+    while not partida.over:
+        assert partida.to_deal and partida.turn is None
+        number = partida.hand_number
+        hand = partida.deal(f"turnos-{number}")
+        assert partida.hand_number == number == len(partida.played) + 1
+        while partida.turn is not None:
+            assert partida.turn == hand.turn and not hand.ended
+            partida.play(random_move(hand, rng))
+        assert len(partida.played) == number
+    assert not partida.to_deal and partida.turn is None
+    assert partida.hand_number == len(partida.played)
+    with pytest.raises(RecordError):
+        partida.deal("after")
+
+
+# -- doble_mayor ----------------------------------------------------------------------------------
+
+
+def test_doble_mayor_ranks_doubles_then_pips_then_the_higher_half() -> None:
+    order = sorted(range(NUM_TILES), key=doble_mayor_rank, reverse=True)
+    highest = ("6-6", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0", "6-5", "6-4", "6-3", "5-4")
+    assert order[: len(highest)] == [parse(t) for t in highest]
+    assert doble_mayor_rank(parse("6-0")) > doble_mayor_rank(parse("5-1"))
+
+
+@pytest.mark.parametrize("preset", ["mano_a_mano", "tres", "venezuela"])
+def test_under_doble_mayor_nobody_was_dealt_a_tile_above_the_salida(preset: str) -> None:
+    rules = Rules.make(preset, first_lead="doble_mayor")
+    for n in range(200):
+        the_deal = Deal.from_seed(rules.seats, f"mayor-{n}")
+        first = first_salida(rules, the_deal)
+        assert first is not None
+        _, salida = first
+        above = dealt_to_nobody(rules, 1, salida)
+        dealt = 0
+        for hand in the_deal.hands:
+            dealt |= hand
+        assert not dealt & above
+        assert above | dealt | sum(1 << t for t in the_deal.stock) == ALL_TILES
+        assert above == sum(
+            1 << t for t in bits(ALL_TILES) if doble_mayor_rank(t) > doble_mayor_rank(salida)
+        )
+        assert dealt_to_nobody(rules, 2, salida) == 0
+    assert dealt_to_nobody(Rules.make("venezuela"), 1, parse("5-5")) == 0
+    assert dealt_to_nobody(Rules.make("tres", first_lead="sorteo"), 1, parse("5-5")) == 0
 
 
 # -- the target -----------------------------------------------------------------------------------

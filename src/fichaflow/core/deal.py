@@ -95,12 +95,16 @@ class Deal:
             raise RecordError("deal.missing", tile=name(next(bits(ALL_TILES & ~seen))))
 
 
-def _rank(tile: int) -> tuple[int, bool]:
+def _sorteo_rank(tile: int) -> tuple[int, bool]:
     """The sorteo's order: pip sum first, then a double beats a non-double."""
     return PIPS[tile], IS_DOUBLE[tile]
 
 
-def sorteo(seats: int, seed: bytes | str) -> tuple[int, list[list[tuple[int, int]]]]:
+SorteoDraw = tuple[int, list[list[tuple[int, int]]]]
+"""A sorteo's winner and every round of it, as ``(seat, tile)`` pairs."""
+
+
+def sorteo(seats: int, seed: bytes | str) -> SorteoDraw:
     """Who wins the draw for the first salida, and every round of it as ``(seat, tile)`` pairs.
 
     Each player turns up one tile; the highest pip sum wins, a double beating a non-double of the
@@ -118,7 +122,7 @@ def sorteo(seats: int, seed: bytes | str) -> tuple[int, list[list[tuple[int, int
             tile = pool.pop(stream.below(len(pool)))
             this_round.append((seat, tile))
         rounds.append(this_round)
-        best = max(_rank(t) for _, t in this_round)
-        contenders = [s for s, t in this_round if _rank(t) == best]
+        best = max(_sorteo_rank(t) for _, t in this_round)
+        contenders = [s for s, t in this_round if _sorteo_rank(t) == best]
         if len(contenders) == 1:
             return contenders[0], rounds

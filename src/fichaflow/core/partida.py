@@ -1,8 +1,11 @@
 """The partida: hands one after another, who leads each, the scores, the target and the end.
 
-A partida is rules + deals + moves: every state is derived from them by replaying. Each hand
-starts from a :class:`Deal`; the partida works out who leads it and which tile must be led,
-scores it when it ends, and says when somebody has reached the target (with zapato and chancleta).
+A partida is rules + deals + moves: every state is derived from them by replaying. :class:`Partida`
+is the one driver of a partida's progress, for every interface (the server's mesas, the terminal
+table, bot matches, record replays): they feed it deals (or the seeds deals come from) and moves,
+and read from it whose turn it is, who leads each hand (the first hand's sorteo included, drawn
+from that hand's seed), when a hand ends (it is scored at once) and when somebody has reached the
+target (with zapato and chancleta).
 """
 
 from __future__ import annotations
@@ -10,12 +13,42 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fichaflow.core.deal import Deal
+from fichaflow.core.deal import Deal, SorteoDraw, sorteo
 from fichaflow.core.errors import FichaFlowError, RecordError
 from fichaflow.core.hand import Hand, Move
 from fichaflow.core.rules import FirstLead, Rules
 from fichaflow.core.scoring import HandFacts, HandScore, next_leader_after, score_hand
-from fichaflow.core.tiles import COCHINA, DOUBLES, HALVES, PIPS, bits
+from fichaflow.core.tiles import COCHINA, HALVES, IS_DOUBLE, NUM_TILES, PIPS, bits
+
+
+def doble_mayor_rank(tile: int) -> tuple[bool, int, int]:
+    """The order ``doble_mayor`` chooses the first salida by: doubles first, then the pip sum,
+    then the higher half (so 6-0 beats 5-1 and 4-2)."""
+    return IS_DOUBLE[tile], PIPS[tile], HALVES[tile][0]
+
+
+_RANKED_ABOVE: tuple[int, ...] = tuple(
+    sum(1 << u for u in range(NUM_TILES) if doble_mayor_rank(u) > doble_mayor_rank(t))
+    for t in range(NUM_TILES)
+)
+
+
+def dealt_to_nobody(rules: Rules, hand_number: int, salida: int) -> int:
+    """The tiles (a bit set) that no player can have been dealt, given the tile a hand was (or
+    must be) led with: under ``doble_mayor`` the first hand is led with the highest tile dealt to a
+    player, so every tile ranked above it went to the montón. Empty everywhere else."""
+    if hand_number != 1 or rules.first_lead is not FirstLead.DOBLE_MAYOR:
+        return 0
+    return _RANKED_ABOVE[salida]
+
+
+def sorteo_for(rules: Rules, seed: str | None) -> SorteoDraw | None:
+    """The sorteo that chooses who leads a partida's first hand, drawn from that hand's seed
+    (``core.deal.sorteo``), when the rules ask for one and the hand was dealt from a seed; None
+    otherwise (a table's own sorteo, as a record writes it, is told by its ``leader``)."""
+    if rules.first_lead is not FirstLead.SORTEO or seed is None:
+        return None
+    return sorteo(rules.seats, seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,18 +72,16 @@ def first_salida(rules: Rules, deal: Deal) -> tuple[int, int] | None:
         raise RecordError("deal.no_cochina")
 
     # doble_mayor: the highest double dealt to a player; with none, the highest tile.
-    def rank(t: int) -> tuple[bool, int, int]:
-        return (bool(DOUBLES >> t & 1), PIPS[t], HALVES[t][0])
-
     return max(
         ((seat, t) for seat, hand in enumerate(deal.hands) for t in bits(hand)),
-        key=lambda st: rank(st[1]),
+        key=lambda st: doble_mayor_rank(st[1]),
     )
 
 
 class Partida:
-    """A partida in progress or finished. Start hands with :meth:`start_hand`, move with
-    :meth:`play`; a hand that ends is scored at once."""
+    """A partida in progress or finished. Deal each hand with :meth:`deal` (from a seed) or
+    :meth:`start_hand` (a deal given whole, as a record has it), move with :meth:`play`; a hand
+    that ends is scored at once, and the partida says when it is over."""
 
     def __init__(self, rules: Rules, players: Sequence[str] | None = None) -> None:
         if players is not None and len(players) != rules.seats:
@@ -62,10 +93,28 @@ class Partida:
         self.current: Hand | None = None
         self.current_deal: Deal | None = None
         self.winner: int | None = None
+        self.sorteo: SorteoDraw | None = None
+        """The sorteo that chose the first hand's leader, when it was drawn from the hand's seed:
+        the winner and every round of tiles turned up (for the table to show)."""
 
     @property
     def over(self) -> bool:
         return self.winner is not None
+
+    @property
+    def to_deal(self) -> bool:
+        """No hand is in play and the partida goes on: the next hand is waiting to be dealt."""
+        return self.current is None and not self.over
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose move it is, or None between hands."""
+        return None if self.current is None else self.current.turn
+
+    @property
+    def hand_number(self) -> int:
+        """The number (from 1) of the hand in play, or of the next one to deal."""
+        return len(self.played) + (0 if self.current is None and self.over else 1)
 
     def next_leader(self) -> int | None:
         """Who leads the next hand, or None when the rules leave it to a sorteo."""
@@ -73,23 +122,36 @@ class Partida:
             return None
         return next_leader_after(self.rules, self.played[-1].score)
 
-    def salida(self, deal: Deal) -> tuple[int | None, int | None]:
-        """``(leader, forced tile)`` for a new hand on ``deal``; the leader is None only for the
-        first hand of a sorteo, where the draw decides it."""
+    def salida(self, deal: Deal, seed: str | None = None) -> tuple[int | None, int | None]:
+        """``(leader, forced tile)`` for a new hand on ``deal`` (dealt from ``seed``, if it was).
+        The first hand of a sorteo is led by the winner of the sorteo drawn from ``seed``;
+        without a seed the leader is None: whoever held the sorteo must say."""
         if self.played:
             return self.next_leader(), None
         first = first_salida(self.rules, deal)
-        return (None, None) if first is None else first
+        if first is not None:
+            return first
+        drawn = sorteo_for(self.rules, seed)
+        return (None if drawn is None else drawn[0]), None
+
+    def deal(self, seed: str, leader: int | None = None) -> Hand:
+        """Deal the next hand from ``seed`` (:meth:`Deal.from_seed`); the partida chooses its
+        leader, drawing the sorteo from the seed when the rules ask for one. ``leader``, when
+        given (a stored partida replayed), must agree."""
+        return self._start(Deal.from_seed(self.rules.seats, seed), leader, seed)
 
     def start_hand(self, deal: Deal, leader: int | None = None) -> Hand:
-        """Deal a new hand. ``leader`` is required after a sorteo and must agree with the rules
-        otherwise."""
+        """Deal a new hand given whole. ``leader`` is required after a sorteo (the table held it;
+        no seed to draw it from) and must agree with the rules otherwise."""
+        return self._start(deal, leader, None)
+
+    def _start(self, deal: Deal, leader: int | None, seed: str | None) -> Hand:
         if self.over:
             raise RecordError("record.after_partida", winner=self.winner)
         if self.current is not None:
             raise RecordError("record.hand_unfinished")
         deal.check(self.rules)
-        expected, forced = self.salida(deal)
+        expected, forced = self.salida(deal, seed)
         if expected is None:
             if leader is None:
                 raise RecordError("record.leader_needed")
@@ -98,6 +160,8 @@ class Partida:
             expected = leader
         elif leader is not None and leader != expected:
             raise RecordError("record.leader_mismatch", leader=leader, expected=expected)
+        if not self.played:
+            self.sorteo = sorteo_for(self.rules, seed)
         self.current = Hand(list(deal.hands), deal.stock, expected, forced)
         self.current_deal = deal
         return self.current

@@ -89,8 +89,9 @@ def hand_deal(spec: DuelSpec, group: int) -> Deal:
     return Deal.from_seed(spec.rules.seats, f"duel:{spec.seed}:hand:{group}")
 
 
-def partida_deal(spec: DuelSpec, group: int, number: int) -> Deal:
-    return Deal.from_seed(spec.rules.seats, f"duel:{spec.seed}:partida:{group}:{number}")
+def partida_seed(spec: DuelSpec, group: int, number: int) -> str:
+    """The seed of hand ``number`` (from 0) of group ``group``'s partida."""
+    return f"duel:{spec.seed}:partida:{group}:{number}"
 
 
 def _bots(spec: DuelSpec, kind: str, group: int, seating: tuple[int, ...]) -> list[Bot]:
@@ -135,14 +136,9 @@ def play_group(spec: DuelSpec, kind: str, group: int) -> list[Game]:
             times = result.times
             hands = 1
         else:
-            deal = partida_deal(spec, group, 0)
-            played = play_partida(
-                rules,
-                functools.partial(partida_deal, spec, group),
-                bots,
-                seed=f"duel:{spec.seed}:partida:{group}",
-            )
+            played = play_partida(rules, functools.partial(partida_seed, spec, group), bots)
             partida = played.partida
+            deal = partida.played[0].deal
             winner_team = played.winner
             gains = partida.scores
             times = played.times

@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from fichaflow.bots.base import Bot
-from fichaflow.core.deal import Deal, sorteo
+from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand, Move, Turn
 from fichaflow.core.partida import Partida, facts_of
-from fichaflow.core.rules import FirstLead, Rules
+from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import HandScore, score_hand
 from fichaflow.core.view import hand_view
 
@@ -107,28 +107,19 @@ def play_hand(
     return HandResult(hand, score, tuple(tuple(t) for t in times))
 
 
-def first_leader(rules: Rules, deal: Deal, seed: str) -> int | None:
-    """The leader the partida needs to be told: the winner of the sorteo (seeded), else None."""
-    if rules.first_lead is FirstLead.SORTEO:
-        return sorteo(rules.seats, seed)[0]
-    return None
-
-
 def play_partida(
     rules: Rules,
-    deal_for: Callable[[int], Deal],
+    seed_for: Callable[[int], str],
     bots: Sequence[Bot],
-    seed: str = "",
 ) -> PartidaResult:
-    """Play a partida to its end; ``deal_for(k)`` is the deal of hand ``k`` (from 0)."""
+    """Play a partida to its end; hand ``k`` (from 0) is dealt from the seed ``seed_for(k)``, and
+    the partida chooses each leader (a sorteo is drawn from the first hand's seed)."""
     if len(bots) != rules.seats:
         raise FichaFlowError("match.bot_count", found=len(bots), seats=rules.seats)
     partida = Partida(rules)
     times: list[list[float]] = [[] for _ in range(rules.seats)]
     for k in range(MAX_PARTIDA_HANDS):
-        deal = deal_for(k)
-        leader = first_leader(rules, deal, seed) if k == 0 else None
-        hand = partida.start_hand(deal, leader)
+        hand = partida.deal(seed_for(k))
         _play_out(rules, hand, bots, partida.play, partida.scores, k + 1, times)
         if partida.over:
             break

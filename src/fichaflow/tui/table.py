@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fichaflow.bots.base import Bot
-from fichaflow.core.deal import Deal, sorteo
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Move
 from fichaflow.core.partida import Partida, PlayedHand
-from fichaflow.core.rules import FirstLead, Rules
+from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import HandScore
 from fichaflow.core.view import SeatView, hand_view, seat_view
 
@@ -143,15 +142,14 @@ class Table:
         return partida
 
     def play_hand(self) -> PlayedHand:
-        """Deal the next hand from the seed and play it to its end."""
+        """Deal the next hand from its seed and play it to its end: the partida decides who
+        leads (and draws the sorteo) and whose turn it is; the players only choose moves."""
         partida, rules = self.partida, self.rules
-        number = len(partida.played) + 1
-        deal = Deal.from_seed(rules.seats, hand_seed(self.seed, number))
-        leader = None
-        if number == 1 and rules.first_lead is FirstLead.SORTEO:
-            leader, rounds = sorteo(rules.seats, self.seed)
-            self.observer.sorteo(rounds, leader)
-        hand = partida.start_hand(deal, leader)
+        number = partida.hand_number
+        hand = partida.deal(hand_seed(self.seed, number))
+        if number == 1 and partida.sorteo is not None:
+            winner, rounds = partida.sorteo
+            self.observer.sorteo(rounds, winner)
         self.observer.hand_started(self.state())
         played: PlayedHand | None = None
         while played is None:
