@@ -2,7 +2,8 @@
 the seed revealed at the hand's end.
 
 The deal is ``core.deal.Deal.from_seed(seats, seed)`` and, for a first hand drawn by sorteo, the
-leader is ``core.deal.sorteo(seats, seed)``: whoever holds the revealed seed recomputes both.
+leader is the winner of ``core.partida.sorteo_for(rules, seed)`` (what ``Partida.deal`` draws):
+whoever holds the revealed seed recomputes both.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from fichaflow.core.deal import Deal, sorteo
+from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.partida import sorteo_for
 from fichaflow.core.record import Record, replay
-from fichaflow.core.rules import FirstLead
 
 SEED_BYTES = 32
 
@@ -52,8 +53,9 @@ def verify_record(record: Record) -> list[HandCheck]:
             raise FichaFlowError("verify.commitment", commitment=promised).at(number)
         if Deal.from_seed(rules.seats, seed) != hand.deal:
             raise FichaFlowError("verify.deal").at(number)
-        if number == 1 and rules.first_lead is FirstLead.SORTEO:
-            winner = sorteo(rules.seats, seed)[0]
+        drawn = sorteo_for(rules, seed) if number == 1 else None
+        if drawn is not None:
+            winner = drawn[0]
             if hand.leader != winner:
                 raise FichaFlowError("verify.sorteo", leader=hand.leader, winner=winner).at(1)
         checks.append(HandCheck(number, promised, seed))

@@ -15,12 +15,11 @@ from typing import Any
 
 import fichaflow.bots.ladder  # noqa: F401  (every bot registers itself)
 from fichaflow.bots import PLAYER_BOTS
-from fichaflow.core.deal import Deal, sorteo
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import DRAW, Hand, Move, Turn
 from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import draw_until_playable
-from fichaflow.core.rules import FirstLead, Rules
+from fichaflow.core.rules import Rules
 from fichaflow.server import changes as ch
 from fichaflow.server.fairness import commitment, new_seed
 from fichaflow.server.protocol import MesaOptions
@@ -181,12 +180,12 @@ class Mesa:
             return "waiting"
         if self.partida.over:
             return "partida_over"
-        return "playing" if self.partida.current is not None else "hand_over"
+        return "hand_over" if self.partida.to_deal else "playing"
 
     def bot_to_move(self) -> str | None:
         """The bot whose turn it is, if a bot is to move."""
-        hand = self.hand
-        return None if hand is None else self.chairs[hand.turn].bot
+        seat = None if self.partida is None else self.partida.turn
+        return None if seat is None else self.chairs[seat].bot
 
     # -- people and chairs -----------------------------------------------------------------
 
@@ -323,19 +322,15 @@ class Mesa:
         return out + self.deal_hand(new_seed())
 
     def deal_hand(self, seed: str, leader: int | None = None) -> list[ch.Change]:
-        """Deal the next hand from ``seed``. A first hand drawn by sorteo is led by the sorteo's
-        winner; otherwise the rules name the leader (``leader``, when replaying, must agree)."""
+        """Deal the next hand from ``seed``; the partida chooses its leader (drawing the sorteo
+        from the seed when the rules ask for one). ``leader``, when replaying, must agree."""
         partida = self.partida
         if partida is None or partida.over:
             raise FichaFlowError("server.no_partida")
         if partida.current is not None:
             raise FichaFlowError("record.hand_unfinished")
-        rules = partida.rules
-        deal = Deal.from_seed(rules.seats, seed)
-        if not partida.played and rules.first_lead is FirstLead.SORTEO:
-            leader = sorteo(rules.seats, seed)[0]
-        hand = partida.start_hand(deal, leader)  # the leader always holds a tile to lead
-        info = HandInfo(len(partida.played) + 1, seed, commitment(seed), hand.leader)
+        hand = partida.deal(seed, leader)  # the leader always holds a tile to lead
+        info = HandInfo(partida.hand_number, seed, commitment(seed), hand.leader)
         self.hands.append(info)
         self.ready = set()
         return [
@@ -345,12 +340,11 @@ class Mesa:
         ]
 
     def sorteo_rounds(self) -> list[list[tuple[int, int]]] | None:
-        """The tiles turned up to decide the first salida, when the rules ask for a sorteo."""
-        if self.partida is None or not self.hands or self.hands[-1].number != 1:
+        """The tiles turned up to decide the first salida, while the first hand of a partida that
+        drew a sorteo is the latest hand."""
+        if self.partida is None or self.partida.sorteo is None or self.hands[-1].number != 1:
             return None
-        if self.partida.rules.first_lead is not FirstLead.SORTEO:
-            return None
-        return sorteo(self.partida.rules.seats, self.hands[0].seed)[1]
+        return self.partida.sorteo[1]
 
     def parse_move(self, seat: int, token: str) -> Move:
         """The move ``seat`` asks for, checked by the core; errors never say who holds a tile."""
