@@ -1,10 +1,16 @@
 """What the browser client needs from the server beyond play: every value a rule option takes
-(to offer them all, sorteo included), and who is watching the mesa (the mirones)."""
+(to offer them all, sorteo included), each option's range and modes as the core validates them,
+and who is watching the mesa (the mirones)."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import pytest
+
+from fichaflow.core.errors import RulesError
+from fichaflow.core.rules import OPTIONS, Rules
 from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
 
 
@@ -25,6 +31,53 @@ def test_presets_list_every_value_of_every_option(server: ServerProcess) -> None
                 assert options[option] in values
 
     asyncio.run(scenario())
+
+
+def _a_table(mode: str, **overrides: Any) -> Rules:
+    """Rules of ``mode`` with ``overrides``, on the mode's own preset (parejas: venezuela); a
+    stock mode leads with doble_mayor unless told otherwise."""
+    if mode == "parejas":
+        return Rules.make("venezuela", **overrides)
+    return Rules.make("venezuela", **{"mode": mode, "first_lead": "doble_mayor", **overrides})
+
+
+def test_the_served_options_are_what_the_core_takes(server: ServerProcess) -> None:
+    """Every value the answer offers is taken by the core, in every mode it names, and the values
+    just outside its ranges (or a choice outside its modes) are refused."""
+    answer = asyncio.run(get_json(server, "/api/presets"))
+    served = {option["name"]: option for option in answer["options"]}
+    assert sorted(served) == sorted(OPTIONS)
+    assert answer["default_preset"] == Rules.make().preset
+    for mode, seats in answer["seats"].items():
+        assert _a_table(mode).seats == seats
+    for name, option in served.items():
+        assert set(option["modes"]) <= set(answer["seats"]), name
+        for mode in answer["seats"]:
+            if name == "mode":
+                continue
+            if option["kind"] == "integer":
+                low, high = option["min"], option["max"]
+                assert getattr(_a_table(mode, **{name: low}), name) == low
+                assert getattr(_a_table(mode, **{name: high}), name) == high
+                for outside in (low - 1, high + 1):
+                    with pytest.raises(RulesError):
+                        _a_table(mode, **{name: outside})
+                continue
+            for choice in option["choices"]:
+                if mode in option["choice_modes"].get(choice, [mode]):
+                    assert getattr(_a_table(mode, **{name: choice}), name) == choice
+                else:
+                    with pytest.raises(RulesError):
+                        _a_table(mode, **{name: choice})
+            with pytest.raises(RulesError):
+                _a_table(mode, **{name: "cualquiera"})
+        # An option is idle exactly where the answer says: outside its modes, or when a value
+        # it names makes it moot.
+        for preset, values in answer["presets"].items():
+            rules = Rules.make(preset)
+            moot = any(values[other] in which for other, which in option["idle_when"].items())
+            outside = values["mode"] not in option["modes"]
+            assert (name in rules.idle_options()) == (outside or moot), (preset, name)
 
 
 def test_the_mesa_shows_its_mirones(server: ServerProcess) -> None:

@@ -25,13 +25,13 @@ from fichaflow import i18n
 from fichaflow.anotador.router import install as install_anotador
 from fichaflow.bots import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.rules import CHOICES, PRESETS
 from fichaflow.review.router import install as install_repaso
 from fichaflow.server import protocol as p
 from fichaflow.server import wire
 from fichaflow.server.botpool import BotPool
 from fichaflow.server.hub import CLOSE_FLOOD, CLOSE_TOO_BIG, Connection
 from fichaflow.server.limits import HttpLimits
+from fichaflow.server.presets import PresetsAnswer, presets_answer
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND, Settings
 from fichaflow.server.storage import Storage, migrate
@@ -108,11 +108,8 @@ def create_app(settings: Settings) -> FastAPI:
         return {"bots": list(PLAYER_BOTS)}
 
     @app.get("/api/presets")
-    async def presets() -> dict[str, Any]:
-        return {
-            "presets": {name: rules.options() for name, rules in PRESETS.items()},
-            "choices": {option: [str(v) for v in values] for option, values in CHOICES.items()},
-        }
+    async def presets() -> PresetsAnswer:
+        return presets_answer()
 
     @app.post("/api/mesas", status_code=201)
     async def create_mesa(request: Request) -> dict[str, Any]:
