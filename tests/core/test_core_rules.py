@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fichaflow import i18n
 from fichaflow.core.errors import RulesError
 from fichaflow.core.rules import (
     OPTION_SPECS,
@@ -304,6 +305,27 @@ def test_the_description_agrees_with_the_validation(spec: OptionSpec, mode: Mode
             assert caught.value.code == spec.refusal
             for allowed in spec.allowed_in(table_mode):
                 assert allowed in str(caught.value)
+
+
+def _words_of(spec: OptionSpec) -> list[str]:
+    """The catalogue keys the rules forms show for an option: its name and hint, and each
+    choice's name and hint."""
+    keys = [f"option.{spec.name}", f"option_hint.{spec.name}"]
+    for choice in spec.choices:
+        keys += [f"value.{spec.name}.{choice}", f"value_hint.{spec.name}.{choice}"]
+    return keys
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_option_choice_and_preset_has_its_words_in_every_catalogue(lang: str) -> None:
+    words = i18n.catalogue(lang)
+    keys = [key for spec in OPTION_SPECS for key in _words_of(spec)]
+    keys += [f"{kind}.{preset}" for preset in PRESETS for kind in ("preset", "preset_hint")]
+    assert [key for key in keys if key not in words] == []
+    # A hint fills in only the range the server sends with the option.
+    for spec in OPTION_SPECS:
+        allowed = {"min", "max"} if spec.kind is OptionKind.INTEGER else set()
+        assert i18n.placeholders(words[f"option_hint.{spec.name}"]) <= allowed, spec.name
 
 
 @pytest.mark.parametrize(

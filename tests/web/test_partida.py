@@ -139,12 +139,30 @@ def test_the_home_page_explains_every_rule_in_spanish(
     page = new_page(360, 740)
     page.goto(f"{web_server.url}/")
     page.locator(".rule-options summary").click()
-    presets = httpx.get(f"{web_server.url}/api/presets").json()["presets"]
-    for option in presets["venezuela"]:
+    answer = httpx.get(f"{web_server.url}/api/presets").json()
+    for option in answer["presets"]["venezuela"]:
         row = page.locator(".option-row").filter(has=page.locator(f"[name={option}]"))
         expect(row).to_have_count(1)
         hint = row.locator(".hint").inner_text()
         assert len(hint) > 20 and not hint.startswith("option_hint"), (option, hint)
+    # Numbers take the range the server describes (the core's), and the target's hint says it.
+    for spec in answer["options"]:
+        if spec["kind"] == "integer":
+            field = page.locator(f".create-form [name={spec['name']}]")
+            expect(field).to_have_attribute("min", str(spec["min"]))
+            expect(field).to_have_attribute("max", str(spec["max"]))
+    expect(page.locator(".option-row").filter(has=page.get_by_label("Meta"))).to_contain_text(
+        "de 10 a 500"
+    )
+    # De a tres the fewest pips win a tranque: how a pair wins one is not asked, and the first
+    # lead offers what a stock allows (the cochina stays shown while it is still chosen).
+    page.locator("#create-mode").select_option("tres")
+    expect(page.locator("#create-tranque_rule")).to_have_count(0)
+    page.locator("#create-first_lead").select_option("sorteo")
+    first = page.locator("#create-first_lead option")
+    assert first.evaluate_all("(os) => os.map((o) => o.value)") == ["sorteo", "doble_mayor"]
+    page.locator("#create-mode").select_option("parejas")
+    expect(page.locator("#create-tranque_rule")).to_have_count(1)
     # A target out of range gets the server's Spanish message and creates nothing.
     page.get_by_label("Meta").fill("600")
     page.get_by_role("button", name="Crear la mesa").click()

@@ -17,7 +17,7 @@ export function renderHome(app) {
   if (!state.createDraft) {
     state.createDraft = {
       name: lastName(),
-      rules: draftFrom(state.presets, { preset: 'dominicana' }),
+      rules: draftFrom(state.presets, { preset: state.presets.default_preset }),
       botPause: 800,
       turnSeconds: null,
     };

@@ -5,15 +5,31 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
-export const BONUS_OPTIONS = [
-  'tranque_bonus', 'capicua_bonus', 'pase_redondo_bonus', 'salida_pasada_bonus', 'chuchazo_bonus',
-];
+/**
+ * The rule options as the server describes them (``GET /api/presets``, read from the core): each
+ * one's name, kind (``choice`` or ``integer``), choices or range, and the modes that consult it,
+ * in the order a table talks them over. Nothing about an option is written here.
+ */
+export function optionSpecs(presets) {
+  return presets.options || [];
+}
 
-/** The options in the order a table talks them over. */
-export const OPTION_ORDER = [
-  'mode', 'target', 'first_lead', 'next_lead', 'domino_count', 'tranque_rule', 'tranque_tie',
-  'tranque_count', ...BONUS_OPTIONS,
-];
+function specOf(presets, option) {
+  return optionSpecs(presets).find((spec) => spec.name === option);
+}
+
+/** Whether a table of ``mode`` plays by the option at all (how a tranque is won means nothing
+ * de a tres, where the fewest pips always win). */
+function consulted(spec, mode) {
+  return !mode || spec.modes.includes(mode);
+}
+
+/** The choices a table of ``mode`` may take, plus the current one, so that a value the mode
+ * refuses stays on screen and the server's message says why. */
+function choicesFor(spec, mode, current) {
+  return spec.choices.filter((choice) =>
+    choice === current || !mode || (spec.choice_modes[choice] || [mode]).includes(mode));
+}
 
 /** Every option's value: the preset's, with the rules' overrides on top. */
 export function fullOptions(presets, rules) {
@@ -25,9 +41,9 @@ export function fullOptions(presets, rules) {
 export function rulesBody(presets, draft) {
   const base = presets.presets?.[draft.preset] || {};
   const body = { preset: draft.preset };
-  for (const option of OPTION_ORDER) {
-    const value = draft.options[option];
-    if (value !== undefined && value !== base[option]) body[option] = value;
+  for (const { name } of optionSpecs(presets)) {
+    const value = draft.options[name];
+    if (value !== undefined && value !== base[name]) body[name] = value;
   }
   return body;
 }
@@ -40,18 +56,11 @@ export function presetLabel(preset) {
   return t(`preset.${preset}`);
 }
 
-export function valueLabel(option, value) {
-  if (option === 'target' || BONUS_OPTIONS.includes(option)) return String(value);
-  const key = `value.${option}.${value}`;
+export function valueLabel(spec, value) {
+  if (spec.kind === 'integer') return String(value);
+  const key = `value.${spec.name}.${value}`;
   const text = t(key);
   return text === key ? String(value) : text;
-}
-
-function choicesOf(presets, option) {
-  const listed = presets.choices?.[option];
-  if (listed) return listed;
-  // Without the server's list, offer the values the presets use.
-  return [...new Set(Object.values(presets.presets || {}).map((p) => p[option]))];
 }
 
 /**
@@ -69,14 +78,17 @@ export function rulesEditor(presets, draft, onChange, { lockMode = false, idPref
   }, names
     .filter((name) => !lockMode || presets.presets[name].mode === draft.options.mode)
     .map((name) => h('option', { value: name, selected: name === draft.preset }, presetLabel(name))));
-  const row = (option) => optionRow(presets, draft, option, onChange, lockMode, idPrefix);
-  const others = OPTION_ORDER.filter((option) => option !== 'target');
+  const row = (spec) => optionRow(draft, spec, onChange, lockMode, idPrefix);
+  // The meta comes first and always in sight; the rest fold away.
+  const target = specOf(presets, 'target');
+  const others = optionSpecs(presets)
+    .filter((spec) => spec !== target && consulted(spec, draft.options.mode));
   return h('div', { class: 'rules-editor' },
     h('div', { class: 'field' },
       h('label', { for: `${idPrefix}-preset` }, t('rules.preset')),
       presetSelect,
       h('p', { class: 'hint' }, t(`preset_hint.${draft.preset}`))),
-    row('target'),
+    target ? row(target) : null,
     h('details', {
       class: 'rule-options', open: Boolean(draft.open),
       ontoggle: (event) => { draft.open = event.target.open; },
@@ -85,7 +97,8 @@ export function rulesEditor(presets, draft, onChange, { lockMode = false, idPref
     h('div', { class: 'option-rows' }, others.map(row))));
 }
 
-function optionRow(presets, draft, option, onChange, lockMode, idPrefix) {
+function optionRow(draft, spec, onChange, lockMode, idPrefix) {
+  const option = spec.name;
   const id = `${idPrefix}-${option}`;
   const value = draft.options[option];
   // Numbers update the draft as they are typed, without redrawing the form under the cursor.
@@ -95,12 +108,9 @@ function optionRow(presets, draft, option, onChange, lockMode, idPrefix) {
     else onChange(next);
   };
   let input;
-  if (option === 'target' || BONUS_OPTIONS.includes(option)) {
-    const isTarget = option === 'target';
-    const low = isTarget ? (presets.target?.[0] ?? 10) : 0;
-    const high = isTarget ? (presets.target?.[1] ?? 500) : 1000;
+  if (spec.kind === 'integer') {
     input = h('input', {
-      id, name: option, type: 'number', inputmode: 'numeric', min: low, max: high, step: 1,
+      id, name: option, type: 'number', inputmode: 'numeric', min: spec.min, max: spec.max, step: 1,
       value: String(value ?? ''),
       oninput: (event) => {
         const text = event.target.value.trim();
@@ -111,15 +121,14 @@ function optionRow(presets, draft, option, onChange, lockMode, idPrefix) {
     input = h('select', {
       id, name: option, disabled: lockMode && option === 'mode',
       onchange: (event) => set(event.target.value),
-    }, choicesOf(presets, option).map((choice) =>
-      h('option', { value: choice, selected: choice === value }, valueLabel(option, choice))));
+    }, choicesFor(spec, draft.options.mode, value).map((choice) =>
+      h('option', { value: choice, selected: choice === value }, valueLabel(spec, choice))));
   }
-  const valueHint = option === 'target' || BONUS_OPTIONS.includes(option)
-    ? '' : t(`value_hint.${option}.${value}`);
+  const valueHint = spec.kind === 'integer' ? '' : t(`value_hint.${option}.${value}`);
   return h('div', { class: 'option-row field' },
     h('label', { for: id }, t(`option.${option}`)),
     input,
-    h('p', { class: 'hint' }, t(`option_hint.${option}`),
+    h('p', { class: 'hint' }, t(`option_hint.${option}`, { min: spec.min, max: spec.max }),
       valueHint && !valueHint.startsWith('value_hint.') ? ` ${valueHint}` : ''));
 }
 
@@ -129,12 +138,13 @@ function optionRow(presets, draft, option, onChange, lockMode, idPrefix) {
  */
 export function rulesSummary(presets, rules, idle = []) {
   const options = fullOptions(presets, rules);
-  const items = OPTION_ORDER
-    .filter((option) => !idle.includes(option))
-    .filter((option) => !BONUS_OPTIONS.includes(option) || options[option])
-    .map((option) => h('li', {},
-      h('span', { class: 'option-name' }, t(`option.${option}`)), ' ',
-      h('strong', {}, valueLabel(option, options[option]))));
+  const items = optionSpecs(presets)
+    .filter((spec) => !idle.includes(spec.name))
+    // A number at 0 (a bonus nobody plays for) is nothing to talk over.
+    .filter((spec) => spec.kind !== 'integer' || options[spec.name])
+    .map((spec) => h('li', {},
+      h('span', { class: 'option-name' }, t(`option.${spec.name}`)), ' ',
+      h('strong', {}, valueLabel(spec, options[spec.name]))));
   return h('div', { class: 'rules-summary' },
     h('p', { class: 'preset-name' }, presetLabel(rules.preset)),
     h('ul', {}, items));
