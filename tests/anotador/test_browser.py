@@ -126,3 +126,60 @@ def test_a_whole_table_on_one_phone(
     page.get_by_role("button", name="Más").click()
     page.screenshot(path=str(shots / "anotador-menu.png"))
     context.close()
+
+
+def test_the_rules_form_is_the_servers_description(
+    browser: object, sqlite_server: ServerProcess
+) -> None:
+    """The setup form offers what /api/presets describes (the core's options, choices and ranges,
+    each mode's seats), in the words the game uses for them."""
+    from playwright.sync_api import expect
+
+    answer = httpx.get(f"{sqlite_server.url}/api/presets").json()
+    words = httpx.get(f"{sqlite_server.url}/i18n/es.json").json()
+    specs = {spec["name"]: spec for spec in answer["options"]}
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(f"{sqlite_server.url}/anotador/")
+    page.get_by_text("Más reglas y bonos").click()
+    options = page.locator("#options")
+
+    def check(preset: str) -> None:
+        values = answer["presets"][preset]
+        mode = values["mode"]
+        target = page.locator("#setup-form [name=target]")
+        expect(page.locator("#target-label")).to_have_text(words["option.target"])
+        expect(target).to_have_value(str(values["target"]))
+        expect(target).to_have_attribute("min", str(specs["target"]["min"]))
+        expect(target).to_have_attribute("max", str(specs["target"]["max"]))
+        expect(page.locator("#seats-fields input")).to_have_count(answer["seats"][mode])
+        for name, spec in specs.items():
+            field = options.locator(f"[name={name}]")
+            if name == "target" or mode not in spec["modes"]:
+                expect(field).to_have_count(0)
+                continue
+            expect(field).to_have_value(str(values[name]))
+            label = options.locator(f"label:has([name={name}]) > span")
+            expect(label).to_have_text(words[f"option.{name}"])
+            if spec["kind"] == "integer":
+                expect(field).to_have_attribute("min", str(spec["min"]))
+                expect(field).to_have_attribute("max", str(spec["max"]))
+                continue
+            allowed = [c for c in spec["choices"] if mode in spec["choice_modes"].get(c, [mode])]
+            offered = field.locator("option")
+            expect(offered).to_have_count(len(allowed))
+            assert offered.evaluate_all("(os) => os.map((o) => o.value)") == allowed
+            labels = [words[f"value.{name}.{choice}"] for choice in allowed]
+            assert offered.all_inner_texts() == labels
+
+    check(answer["default_preset"])
+    # De a tres: three chairs, no doble seis to lead with, and no word on how a pair wins a tranque.
+    page.get_by_label(words["rules.preset"]).select_option("tres")
+    check("tres")
+    # The mode is an option too: back to parejas on the same preset, the chairs follow.
+    options.locator("[name=first_lead]").select_option("sorteo")
+    options.locator("[name=mode]").select_option("parejas")
+    expect(page.locator("#seats-fields input")).to_have_count(4)
+    expect(options.locator("[name=tranque_rule]")).to_have_count(1)
+    expect(options.locator("[name=first_lead]")).to_have_value("sorteo")
+    context.close()

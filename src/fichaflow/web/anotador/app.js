@@ -13,7 +13,7 @@ const watch = params.get("ver");
 let payload = null; // the server's last answer: {version, watch, code?, state}
 let outbox = null;
 let offline = false;
-let presets = {};
+let presets = null; // the server's description of the rules: GET /api/presets
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -52,18 +52,10 @@ async function getJSON(url) {
 
 // --- setting up a mesa ------------------------------------------------------------------------
 
-const SEATS = { parejas: 4, mano_a_mano: 2, tres: 3 };
-const OPTION_CHOICES = {
-  domino_count: ["rivals", "all"],
-  tranque_rule: ["abajo", "pareja"],
-  tranque_tie: ["nadie", "salida"],
-  tranque_count: ["rivals", "all"],
-  next_lead: ["rotacion", "ganador"],
-};
-const BONUSES = ["tranque_bonus", "capicua_bonus", "pase_redondo_bonus", "salida_pasada_bonus", "chuchazo_bonus"];
-
-// The rule options' names and values in words come from the game's catalogues (i18n/es.json,
-// i18n/en.json), so that both pages call a rule by the same name.
+// The rules form is built from the server's description of every rule option (GET /api/presets,
+// read from the core): its choices, its range, the modes it applies to and each mode's seats.
+// Options, presets and values are named in the game's catalogues (i18n/es.json, i18n/en.json),
+// so that both pages call a rule by the same name.
 const ruleWords = {};
 async function loadRuleWords() {
   for (const language of new Set(["es", lang])) {
@@ -72,17 +64,21 @@ async function loadRuleWords() {
 }
 const ruleWord = (key, fallback) => ruleWords[lang]?.[key] ?? ruleWords.es?.[key] ?? fallback;
 
+let draft = null; // the rules being set up: {preset, options}
+
 async function showSetup() {
   $("setup").hidden = false;
   $("title").textContent = t("title");
-  presets = (await getJSON("/api/presets")).presets;
+  presets = await getJSON("/api/presets");
   await loadRuleWords();
   const select = $("preset");
-  for (const name of Object.keys(presets)) {
-    select.append(el("option", { value: name }, PRESETS[name] || name));
-  }
-  select.value = "dominicana";
-  select.addEventListener("change", renderSetupFields);
+  for (const name of Object.keys(presets.presets)) select.append(el("option", { value: name }));
+  select.value = presets.default_preset;
+  select.addEventListener("change", () => {
+    draft = null;
+    renderSetupFields();
+  });
+  $("setup-form").target.addEventListener("input", (event) => (draft.options.target = event.target.value));
   renderSetupFields();
   const recent = JSON.parse(localStorage.getItem("fichaflow-anotador-mesas") || "[]");
   if (recent.length) {
@@ -94,14 +90,25 @@ async function showSetup() {
   $("setup-form").addEventListener("submit", createMesa);
 }
 
+const targetSpec = () => presets.options.find((spec) => spec.name === "target");
+
 function renderSetupFields() {
-  const options = presets[$("preset").value];
-  const form = $("setup-form");
-  form.target.value = options.target;
+  const preset = $("preset").value;
+  if (!draft) draft = { preset, options: { ...presets.presets[preset] } };
+  for (const option of $("preset").options) option.textContent = ruleWord(`preset.${option.value}`, option.value);
+  $("preset-label").textContent = ruleWord("rules.preset", "preset");
+  $("target-label").textContent = ruleWord("option.target", "target");
+  const target = $("setup-form").target;
+  Object.assign(target, { min: targetSpec().min, max: targetSpec().max, value: draft.options.target });
+  renderSeats();
+  renderOptions();
+}
+
+function renderSeats() {
   const fieldset = $("seats-fields");
   const kept = [...fieldset.querySelectorAll("input")].map((input) => input.value);
   fieldset.replaceChildren(el("legend", { "data-t": "seats" }, t("seats")));
-  const seats = SEATS[options.mode];
+  const seats = presets.seats[draft.options.mode];
   for (let seat = 0; seat < seats; seat++) {
     const side = seats === 4 ? ` · ${"AB"[seat % 2]}` : "";
     fieldset.append(
@@ -110,34 +117,51 @@ function renderSetupFields() {
         el("input", { name: `player${seat}`, required: true, maxlength: 30, value: kept[seat] || "", "aria-label": t("seat", { n: seat + 1 }) })),
     );
   }
+}
+
+/** One row per option the mode plays by, the target apart (it sits above, always in sight). */
+function renderOptions() {
+  const mode = draft.options.mode;
   const box = $("options");
   box.replaceChildren();
-  for (const [option, values] of Object.entries(OPTION_CHOICES)) {
-    const select = el("select", { name: option },
-      values.map((v) => el("option", { value: v }, ruleWord(`value.${option}.${v}`, v))));
-    select.value = options[option];
-    box.append(el("label", {}, el("span", {}, ruleWord(`option.${option}`, option)), select));
-  }
-  for (const bonus of BONUSES) {
-    box.append(el("label", {}, el("span", {}, ruleWord(`option.${bonus}`, bonus)),
-      el("input", { name: bonus, inputmode: "numeric", pattern: "[0-9]*", value: "0" })));
+  for (const spec of presets.options) {
+    if (spec === targetSpec() || !spec.modes.includes(mode)) continue;
+    const value = draft.options[spec.name];
+    let input;
+    if (spec.kind === "integer") {
+      input = el("input", { name: spec.name, type: "number", inputmode: "numeric", min: spec.min, max: spec.max, step: 1, value });
+      input.addEventListener("input", () => (draft.options[spec.name] = input.value));
+    } else {
+      // The choices this mode allows, and the current one (a refusal then says why).
+      const allowed = spec.choices.filter((v) => v === value || (spec.choice_modes[v] || [mode]).includes(mode));
+      input = el("select", { name: spec.name },
+        allowed.map((v) => el("option", { value: v }, ruleWord(`value.${spec.name}.${v}`, v))));
+      input.value = value;
+      input.addEventListener("change", () => {
+        draft.options[spec.name] = input.value;
+        if (spec.name === "mode") {
+          renderSeats();
+          renderOptions();
+        }
+      });
+    }
+    box.append(el("label", {}, el("span", {}, ruleWord(`option.${spec.name}`, spec.name)), input));
   }
 }
 
 async function createMesa(event) {
   event.preventDefault();
   const form = event.target;
-  const preset = form.preset.value;
-  const base = presets[preset];
-  const rules = { preset };
-  const target = Number(form.target.value);
-  if (target !== base.target) rules.target = Number.isInteger(target) ? target : form.target.value;
-  for (const option of Object.keys(OPTION_CHOICES)) {
-    if (form[option].value !== base[option]) rules[option] = form[option].value;
-  }
-  for (const bonus of BONUSES) {
-    const value = form[bonus].value.trim();
-    if (value !== "0" && value !== "") rules[bonus] = /^\d+$/.test(value) ? Number(value) : value;
+  const base = presets.presets[draft.preset];
+  const rules = { preset: draft.preset };
+  for (const spec of presets.options) {
+    let value = draft.options[spec.name];
+    if (spec.kind === "integer") {
+      const text = String(value ?? "").trim();
+      if (text === "") continue; // an emptied bonus is the preset's (the target is required)
+      value = /^\d+$/.test(text) ? Number(text) : text;
+    }
+    if (value !== base[spec.name]) rules[spec.name] = value;
   }
   const players = [...form.querySelectorAll("#seats-fields input")].map((input) => input.value);
   const queue = form.queue.value.split("\n").map((name) => name.trim()).filter(Boolean);
