@@ -182,4 +182,13 @@ def test_the_rules_form_is_the_servers_description(
     expect(page.locator("#seats-fields input")).to_have_count(4)
     expect(options.locator("[name=tranque_rule]")).to_have_count(1)
     expect(options.locator("[name=first_lead]")).to_have_value("sorteo")
+    # In English the same keys name them, and what was chosen stays chosen.
+    english = httpx.get(f"{sqlite_server.url}/i18n/en.json").json()
+    page.locator("#lang").click()
+    expect(options.locator("label:has([name=first_lead]) > span")).to_have_text(
+        english["option.first_lead"]
+    )
+    expect(page.locator("#preset-label")).to_have_text(english["rules.preset"])
+    expect(options.locator("[name=first_lead]")).to_have_value("sorteo")
+    expect(page.locator("#seats-fields input")).to_have_count(4)
     context.close()
