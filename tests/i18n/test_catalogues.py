@@ -4,6 +4,7 @@ the texts fill their blanks, and the pages get the very files the server speaks 
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -49,3 +50,22 @@ def test_the_pages_fetch_the_same_catalogue_the_server_speaks(tmp_path: Path) ->
         assert answer.headers["content-type"].startswith("application/json")
         assert answer.json() == i18n.catalogue(lang)
     assert client.get("/i18n/fr.json").status_code == 404
+
+
+def test_every_key_the_anotador_and_the_repaso_ask_for_is_in_the_catalogue() -> None:
+    """The two pages name their words without their prefix (``t("save")`` is ``anotador.save``):
+    the names written in their scripts and pages are all in the catalogue."""
+    web = resources.files("fichaflow") / "web"
+    for page, call in (
+        ("anotador", r"\bt\(\s*\"([a-z_]+)\""),
+        ("repaso", r"\bt\([\w.]+,\s*'([a-z_]+)'"),
+    ):
+        folder = web / page
+        scripts = "\n".join(f.read_text() for f in folder.iterdir() if f.name.endswith(".js"))
+        markup = (folder / "index.html").read_text()
+        asked = set(re.findall(call, scripts)) | set(
+            re.findall(r'data-t(?:-label)?="([a-z_]+)"', markup)
+        )
+        assert len(asked) > 15, page
+        missing = sorted(k for k in asked if not i18n.has(f"{page}.{k}"))
+        assert missing == [], page

@@ -5,52 +5,18 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import partial
 from html import escape
 from typing import Any
 
+from fichaflow import i18n
 from fichaflow.anotador.entries import Adjustment, HandEntry, dump_entry
 from fichaflow.anotador.sheet import Line, MesaState, PartidaSheet
 
-WORDS = {
-    "es": {
-        "hand": "Mano {n}",
-        "adjust": "Ajuste",
-        "line": "Línea",
-        "kind": "Tipo",
-        "detail": "Detalle",
-        "gain": "Anota {side}",
-        "total": "Total {side}",
-        "target": "Meta",
-        "winner": "Gana {side}",
-        "playing": "En juego",
-        "zapato": "¡Zapato!",
-        "chancleta": "¡Chancleta!",
-        "partida": "Partida {n}",
-        "rules": "Reglas",
-        "led": "Salió {name}",
-    },
-    "en": {
-        "hand": "Hand {n}",
-        "adjust": "Adjustment",
-        "line": "Line",
-        "kind": "Kind",
-        "detail": "Detail",
-        "gain": "{side} scores",
-        "total": "{side} total",
-        "target": "Target",
-        "winner": "{side} wins",
-        "playing": "In play",
-        "zapato": "Zapato!",
-        "chancleta": "Chancleta!",
-        "partida": "Partida {n}",
-        "rules": "Rules",
-        "led": "{name} led",
-    },
-}
 
-
-def _words(lang: str) -> dict[str, str]:
-    return WORDS.get(lang, WORDS["es"])
+def _word(lang: str, key: str, **params: object) -> str:
+    """The export's words: the catalogue's ``anotador.sheet.*`` keys."""
+    return i18n.text(f"anotador.sheet.{key}", lang, **params)
 
 
 def line_json(sheet: PartidaSheet, line: Line, lang: str = "es") -> dict[str, Any]:
@@ -102,23 +68,23 @@ def partida_json(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> dic
 
 
 def _kind(line: Line, lang: str) -> str:
-    w = _words(lang)
+    w = partial(_word, lang)
     if isinstance(line.entry, Adjustment):
-        return w["adjust"]
+        return w("adjust")
     assert isinstance(line.entry, HandEntry)
-    return w["hand"].format(n=line.hand)
+    return w("hand", n=line.hand)
 
 
 def partida_csv(sheet: PartidaSheet, lang: str = "es") -> str:
     """One row per line: its number, kind, explanation, what each side scored and the totals."""
-    w = _words(lang)
+    w = partial(_word, lang)
     sides = [sheet.side(t, lang) for t in range(sheet.rules.teams)]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
-        [w["line"], w["kind"], w["detail"]]
-        + [w["gain"].format(side=s) for s in sides]
-        + [w["total"].format(side=s) for s in sides]
+        [w("line"), w("kind"), w("detail")]
+        + [w("gain", side=s) for s in sides]
+        + [w("total", side=s) for s in sides]
     )
     for number, line in enumerate(sheet.lines, 1):
         detail = " ".join(sheet.explain(line, lang))
@@ -128,16 +94,16 @@ def partida_csv(sheet: PartidaSheet, lang: str = "es") -> str:
 
 def partida_html(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> str:
     """A score sheet to print: the rules, one row per line with its explanation, the totals."""
-    w = _words(lang)
+    w = partial(_word, lang)
     rules = sheet.rules
     sides = [sheet.side(t, lang) for t in range(rules.teams)]
-    title = f"{state.mesa.name} — {w['partida'].format(n=sheet.number)}"
+    title = f"{state.mesa.name} — {w('partida', n=sheet.number)}"
     head = "".join(f"<th>{escape(s)}</th>" for s in sides)
     rows = []
     for line in sheet.lines:
         detail = "<br>".join(escape(t) for t in sheet.explain(line, lang))
         if line.leader is not None:
-            led = escape(w["led"].format(name=sheet.seating[line.leader]))
+            led = escape(w("led", name=sheet.seating[line.leader]))
             detail = f"<small>{led}</small><br>{detail}"
         cells = "".join(
             f"<td class=n>{g:+d}<br><b>{t}</b></td>" if g else f"<td class=n><b>{t}</b></td>"
@@ -145,13 +111,13 @@ def partida_html(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> str
         )
         rows.append(f"<tr><th>{escape(_kind(line, lang))}</th><td>{detail}</td>{cells}</tr>")
     if sheet.winner is None:
-        result = w["playing"]
+        result = w("playing")
     else:
-        result = w["winner"].format(side=sides[sheet.winner])
+        result = w("winner", side=sides[sheet.winner])
         if sheet.zapato:
-            result += " " + w["zapato"]
+            result += " " + w("zapato")
         if sheet.chancleta:
-            result += " " + w["chancleta"]
+            result += " " + w("chancleta")
     options = ", ".join(f"{k}={v}" for k, v in rules.options().items())
     totals = "".join(f"<td class=n><b>{t}</b></td>" for t in sheet.totals)
     return f"""<!doctype html>
@@ -166,8 +132,8 @@ small {{ color: #555; }}
 @media print {{ body {{ margin: 0; }} }}
 </style></head><body>
 <h1>{escape(title)}</h1>
-<p>{escape(", ".join(sheet.seating))} · {w["target"]}: {rules.target}</p>
-<p><small>{w["rules"]}: {escape(rules.preset)} ({escape(options)})</small></p>
+<p>{escape(", ".join(sheet.seating))} · {w("target")}: {rules.target}</p>
+<p><small>{w("rules")}: {escape(rules.preset)} ({escape(options)})</small></p>
 <table><thead><tr><th></th><th></th>{head}</tr></thead>
 <tbody>{"".join(rows)}</tbody>
 <tfoot><tr><th colspan=2>{escape(result)}</th>{totals}</tr></tfoot></table>

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from fichaflow import i18n
 from fichaflow.anotador.entries import (
     Action,
     AddEntry,
@@ -87,13 +88,8 @@ class PartidaSheet:
             return explain(self.rules, line.score, self.seating, lang)
         entry = line.entry
         assert isinstance(entry, Adjustment)
-        template = (
-            "Ajuste para {who}: {points:+d} ({reason})."
-            if lang == "es"
-            else ("Adjustment for {who}: {points:+d} ({reason}).")
-        )
-        return [template.format(who=self.side(entry.team, lang), points=entry.points,
-                                reason=entry.reason)]  # fmt: skip
+        return [i18n.text("anotador.sheet.adjustment", lang, who=self.side(entry.team, lang),
+                          points=f"{entry.points:+d}", reason=entry.reason)]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fichaflow import i18n
 from fichaflow.cli.app import app, fail, lang_of
 from fichaflow.cli.replay import read_record
 from fichaflow.core.errors import FichaFlowError
@@ -26,82 +28,13 @@ from fichaflow.review.hand import (
 )
 from fichaflow.review.precision import DEFAULT_PRECISION, PRECISIONS
 
-TEXT = {
-    "es": {
-        "title": "Repaso · mano {hand} · {who} · {preset} · precisión {precision}",
-        "who_seat": "{name} (asiento {seat})",
-        "dealt": "{who} recibió: {tiles}",
-        "none": "En esta mano {who} no tuvo que elegir: todas sus jugadas eran obligadas.",
-        "decision": "Jugada {number} · {ends} · en la mano: {tiles}",
-        "lead": "sale",
-        "ends": "puntas {left} y {right}",
-        "played": "Jugaste {move} — {verdict}",
-        "played_lead": "el {tile}",
-        "played_end": "el {tile} por la {end}",
-        "head": "      {move:<14} {points:>14} {win:>7} {hindsight:>14}",
-        "move": "jugada",
-        "points": "puntos",
-        "win": "ganar",
-        "hindsight": "retrospectiva",
-        "best": "la mejor",
-        "good": "buena: −{cost} ± {se}, dentro del ruido",
-        "good_small": "buena: pierde {cost}, menos de 1 punto",
-        "equal": "igual de buena",
-        "mistake": "error: cuesta {cost} puntos (± {se})",
-        "you": "← jugaste",
-        "why": "  Por qué:",
-        "left": "izquierda",
-        "right": "derecha",
-        "summary": "Resumen: {decisions} {decisions_word}, {mistakes} {mistakes_word}; sus "
-        "jugadas perdieron en total {lost} puntos esperados frente a las mejores.",
-        "decisions_one": "decisión",
-        "decisions_many": "decisiones",
-        "mistakes_one": "error",
-        "mistakes_many": "errores",
-        "legend": "Puntos: lo que su lado puede esperar de la mano menos lo que esperan los "
-        "rivales, con lo que el asiento veía ({samples} repartos de las fichas ocultas). "
-        "Retrospectiva: el valor exacto viendo todas las manos.",
-        "unsolved": "—",
-        "progress": "Analizando la mano {hand}",
-    },
-    "en": {
-        "title": "Review · hand {hand} · {who} · {preset} · precision {precision}",
-        "who_seat": "{name} (seat {seat})",
-        "dealt": "{who} was dealt: {tiles}",
-        "none": "In this hand {who} had no choice to make: every move was forced.",
-        "decision": "Move {number} · {ends} · in hand: {tiles}",
-        "lead": "leads",
-        "ends": "ends {left} and {right}",
-        "played": "You played {move} — {verdict}",
-        "played_lead": "the {tile}",
-        "played_end": "the {tile} on the {end}",
-        "head": "      {move:<14} {points:>14} {win:>7} {hindsight:>14}",
-        "move": "move",
-        "points": "points",
-        "win": "win",
-        "hindsight": "hindsight",
-        "best": "the best",
-        "good": "good: −{cost} ± {se}, within noise",
-        "good_small": "good: loses {cost}, less than 1 point",
-        "equal": "just as good",
-        "mistake": "mistake: costs {cost} points (± {se})",
-        "you": "← played",
-        "why": "  Why:",
-        "left": "left",
-        "right": "right",
-        "summary": "Summary: {decisions} {decisions_word}, {mistakes} {mistakes_word}; the "
-        "moves played lost {lost} expected points in all against the best ones.",
-        "decisions_one": "decision",
-        "decisions_many": "decisions",
-        "mistakes_one": "mistake",
-        "mistakes_many": "mistakes",
-        "legend": "Points: what the side can expect from the hand minus what the rivals can, "
-        "from what the seat could see ({samples} deals of the hidden tiles). Hindsight: the exact "
-        "value with every hand visible.",
-        "unsolved": "—",
-        "progress": "Analysing hand {hand}",
-    },
-}
+HEAD = "      {move:<14} {points:>14} {win:>7} {hindsight:>14}"
+"""The table's heading, laid out over the columns of each move's line."""
+
+
+def _text(lang: str, key: str, **params: object) -> str:
+    """The analysis' words: the catalogue's ``cli.analyze.*`` keys."""
+    return i18n.text(f"cli.analyze.{key}", lang, **params)
 
 
 @app.command()
@@ -130,7 +63,7 @@ def analyze(
         fail(exc)
     level = PRECISIONS[precision]
     lang = lang_of()
-    t = TEXT[lang]
+    t = partial(_text, lang)
     console = Console(stderr=True)
     reviews: list[HandReview] = []
     with Progress(
@@ -143,7 +76,7 @@ def analyze(
         disable=not console.is_terminal,
     ) as bar:
         for subject in subjects:
-            task = bar.add_task(t["progress"].format(hand=subject.number), total=None)
+            task = bar.add_task(t("progress", hand=subject.number), total=None)
 
             def tick(done: int, total: int, task: Any = task) -> None:
                 bar.update(task, completed=done, total=total)
@@ -169,23 +102,24 @@ def analyze(
 
 def hand_lines(review: HandReview, lang: str) -> list[str]:
     """The review of one hand as text lines."""
-    t = TEXT[lang]
+    t = partial(_text, lang)
     subject = review.subject
     rules = subject.rules
     names = seat_names(rules, subject.players, lang)
     who = names[review.seat]
-    titled = who if subject.players is None else t["who_seat"].format(name=who, seat=review.seat)
+    titled = who if subject.players is None else t("who_seat", name=who, seat=review.seat)
     out = [
-        t["title"].format(
+        t(
+            "title",
             hand=subject.number,
             who=titled,
             preset=rules.preset,
             precision=review.precision,
         ),
-        t["dealt"].format(who=who, tiles=_tiles(subject.deal.hands[review.seat])),
+        t("dealt", who=who, tiles=_tiles(subject.deal.hands[review.seat])),
     ]
     if not review.decisions:
-        out.append(t["none"].format(who=who))
+        out.append(t("none", who=who))
         return out
     samples = 0
     for decision in review.decisions:
@@ -195,44 +129,43 @@ def hand_lines(review: HandReview, lang: str) -> list[str]:
     out.append("")
     count, mistakes = len(review.decisions), review.mistakes
     out.append(
-        t["summary"].format(
+        t(
+            "summary",
             decisions=count,
-            decisions_word=t["decisions_one" if count == 1 else "decisions_many"],
+            decisions_word=t("decisions_one" if count == 1 else "decisions_many"),
             mistakes=mistakes,
-            mistakes_word=t["mistakes_one" if mistakes == 1 else "mistakes_many"],
+            mistakes_word=t("mistakes_one" if mistakes == 1 else "mistakes_many"),
             lost=_number(review.points_lost),
         )
     )
-    out.append(t["legend"].format(samples=samples))
+    out.append(t("legend", samples=samples))
     return out
 
 
 def decision_lines(decision: DecisionReview, review: HandReview, lang: str) -> list[str]:
-    t = TEXT[lang]
+    t = partial(_text, lang)
     view = decision.view
-    ends = t["lead"] if view.left < 0 else t["ends"].format(left=view.left, right=view.right)
+    ends = t("lead") if view.left < 0 else t("ends", left=view.left, right=view.right)
     tiles = _tiles(view.tiles)
     played = decision.played_value
     out = [
-        t["decision"].format(number=decision.move_number, ends=ends, tiles=tiles),
-        "  " + t["played"].format(move=_move_sentence(played, lang), verdict=_verdict(played, t)),
-        t["head"].format(
-            move=t["move"], points=t["points"], win=t["win"], hindsight=t["hindsight"]
-        ),
+        t("decision", number=decision.move_number, ends=ends, tiles=tiles),
+        "  " + t("played", move=_move_sentence(played, lang), verdict=_verdict(played, t)),
+        HEAD.format(move=t("move"), points=t("points"), win=t("win"), hindsight=t("hindsight")),
     ]
     for rank, value in enumerate(decision.evaluation.moves, 1):
         points = f"{value.points.mean:+.1f} ±{value.points.se:.1f}"
-        hindsight = t["unsolved"] if value.hindsight is None else f"{value.hindsight:+.0f}"
+        hindsight = t("unsolved") if value.hindsight is None else f"{value.hindsight:+.0f}"
         mark = _verdict(value, t)
         if value is played:
-            mark += f"  {t['you']}"
+            mark += f"  {t('you')}"
         out.append(
             f"   {rank:>2} {_move_words(value, lang):<14} {points:>14} "
             f"{value.win.mean * 100:>5.0f} % {hindsight:>14}   {mark}"
         )
     reasons = _reasons(decision, review, lang)
     if reasons:
-        out.append(t["why"])
+        out.append(t("why"))
         out += [f"   • {r}" for r in reasons]
     return out
 
@@ -249,33 +182,33 @@ def _reasons(decision: DecisionReview, review: HandReview, lang: str) -> list[st
     return out
 
 
-def _verdict(value: MoveValue, t: dict[str, str]) -> str:
+def _verdict(value: MoveValue, t: Callable[..., str]) -> str:
     if value.verdict == BEST:
-        return t["best"]
+        return t("best")
     cost, se = _number(value.cost.mean), _number(value.cost.se)
     if value.verdict == MISTAKE:
-        return t["mistake"].format(cost=cost, se=se)
+        return t("mistake", cost=cost, se=se)
     if value.cost.mean < 0.05:
-        return t["equal"]
+        return t("equal")
     if value.cost.mean <= NOISE * value.cost.se:
-        return t["good"].format(cost=cost, se=se)
-    return t["good_small"].format(cost=cost)
+        return t("good", cost=cost, se=se)
+    return t("good_small", cost=cost)
 
 
 def _move_words(value: MoveValue, lang: str) -> str:
     move = value.move
     if move.end is None:
         return move_text(move)
-    t = TEXT[lang]
-    return f"{name(move.tile)} {t[move.end.word]}"
+    t = partial(_text, lang)
+    return f"{name(move.tile)} {t(move.end.word)}"
 
 
 def _move_sentence(value: MoveValue, lang: str) -> str:
     move = value.move
-    t = TEXT[lang]
+    t = partial(_text, lang)
     if move.end is None:
-        return t["played_lead"].format(tile=move_text(move))
-    return t["played_end"].format(tile=name(move.tile), end=t[move.end.word])
+        return t("played_lead", tile=move_text(move))
+    return t("played_end", tile=name(move.tile), end=t(move.end.word))
 
 
 def _number(x: float) -> str:

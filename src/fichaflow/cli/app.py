@@ -7,26 +7,10 @@ from typing import NoReturn
 
 import click
 
+from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
 
 LANGS = ("es", "en")
-USAGE_ES = {
-    "Missing option": "Falta la opción",
-    "Missing argument": "Falta el argumento",
-    "No such option": "No existe la opción",
-    "No such command": "No existe el comando",
-    "Invalid value for": "Valor no válido para",
-    "is not a valid integer": "no es un número entero",
-    "does not exist": "no existe",
-    "Got unexpected extra arguments": "Sobran los argumentos",
-    "Got unexpected extra argument": "Sobra el argumento",
-    "requires an argument": "necesita un valor",
-    "does not take a value": "no lleva valor",
-    "is not one of": "no es uno de",
-    "Option '": "La opción '",
-    "Did you mean": "¿Quiso decir",
-    "(Possible options:": "(Opciones posibles:",
-}
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -72,10 +56,13 @@ def file_error(path: str, exc: OSError) -> FichaFlowError:
 
 
 def _usage_text(message: str, lang: str) -> str:
-    if lang != "es":
-        return message
-    for english, spanish in USAGE_ES.items():
-        message = message.replace(english, spanish)
+    """Click's usage message (always English) in ``lang``: each known fragment, by the
+    catalogue's ``cli.click.*`` keys, is replaced with its words in that language (longest
+    first, so that "extra arguments" is not read as "extra argument" and an "s")."""
+    english = i18n.catalogue("en")
+    fragments = [k for k in english if k.startswith("cli.click.")]
+    for key in sorted(fragments, key=lambda k: -len(english[k])):
+        message = message.replace(english[key], i18n.text(key, lang))
     return message
 
 
@@ -86,12 +73,11 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = app.main(args=args, prog_name="fichaflow", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("Abortado." if lang == "es" else "Aborted.", err=True)
+        click.echo(i18n.text("cli.aborted", lang), err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        label = "Error de uso" if lang == "es" else "Usage error"
         text = _usage_text(exc.format_message(), lang)
-        click.echo(f"{label}: {text} (fichaflow --help)", err=True)
+        click.echo(i18n.text("cli.usage_error", lang, detail=text), err=True)
         sys.exit(2)
     except FichaFlowError as exc:
         click.echo(f"Error: {exc.message(lang)}", err=True)

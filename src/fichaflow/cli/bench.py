@@ -7,34 +7,12 @@ import platform
 
 import click
 
+from fichaflow import i18n
 from fichaflow.cli.app import app, lang_of
 from fichaflow.search.speed import measure
 
-TEXT = {
-    "es": {
-        "title": "Manos completas por segundo, jugadas al azar en un solo núcleo",
-        "head": "{mode:<12} {search:>18} {rules:>18} {ratio:>8}",
-        "mode": "modo",
-        "search": "motor de búsqueda",
-        "rules": "motor de reglas",
-        "ratio": "razón",
-        "note": (
-            "Python {python}; {seconds} s de CPU por medida, "
-            "los dos motores sobre los mismos repartos."
-        ),
-    },
-    "en": {
-        "title": "Whole hands per second, random play on one core",
-        "head": "{mode:<12} {search:>18} {rules:>18} {ratio:>8}",
-        "mode": "mode",
-        "search": "search engine",
-        "rules": "rules engine",
-        "ratio": "ratio",
-        "note": (
-            "Python {python}; {seconds} CPU seconds per figure, both engines on the same deals."
-        ),
-    },
-}
+HEAD = "{mode:<12} {search:>18} {rules:>18} {ratio:>8}"
+"""One line of the table, headings included: the columns' layout."""
 
 
 @app.command()
@@ -68,20 +46,24 @@ def bench(seconds: float, as_json: bool) -> None:
             )
         )
         return
-    text = TEXT[lang_of()]
-    click.echo(text["title"])
+    lang = lang_of()
+
+    def text(key: str, **params: object) -> str:
+        return i18n.text(f"cli.bench.{key}", lang, **params)
+
+    click.echo(text("title"))
     click.echo(
-        text["head"].format(
-            mode=text["mode"], search=text["search"], rules=text["rules"], ratio=text["ratio"]
+        HEAD.format(
+            mode=text("mode"), search=text("search"), rules=text("rules"), ratio=text("ratio")
         )
     )
     for s in speeds:
         click.echo(
-            text["head"].format(
+            HEAD.format(
                 mode=s.mode,
                 search=f"{s.search:,.0f}".replace(",", " "),
                 rules=f"{s.rules:,.0f}".replace(",", " "),
                 ratio=f"{s.ratio:.1f}×",
             )
         )
-    click.echo(text["note"].format(python=platform.python_version(), seconds=seconds))
+    click.echo(text("note", python=platform.python_version(), seconds=seconds))

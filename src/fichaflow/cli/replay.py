@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from fichaflow import i18n
 from fichaflow.cli.app import app, fail, file_error, lang_of
 from fichaflow.core import record
 from fichaflow.core.errors import FichaFlowError
@@ -59,25 +60,26 @@ def replay(record_file: str, as_json: bool) -> None:
     lang = lang_of()
     rules = partida.rules
     names = seat_names(rules, partida.players, lang)
-    es = lang == "es"
-    click.echo(f"{'Reglas' if es else 'Rules'}: {rules.preset} · target {rules.target}")
+
+    def say(key: str, **params: object) -> str:
+        return i18n.text(f"cli.replay.{key}", lang, **params)
+
+    click.echo(say("rules", preset=rules.preset, target=rules.target))
     for number, played in enumerate(partida.played, 1):
         click.echo("")
-        leader = names[played.hand.leader]
-        click.echo(f"{'Mano' if es else 'Hand'} {number} ({'sale' if es else 'lead'}: {leader})")
+        click.echo(say("hand", number=number, leader=names[played.hand.leader]))
         for line in explain(rules, played.score, partida.players, lang):
             click.echo(f"  {line}")
         totals = ", ".join(
             f"{team_name(rules, t, names, lang)} {s}" for t, s in enumerate(played.scores)
         )
-        click.echo(f"  {'Tanteo' if es else 'Score'}: {totals}")
+        click.echo(f"  {say('score', totals=totals)}")
     click.echo("")
     if partida.winner is None:
-        click.echo("La partida no ha terminado." if es else "The partida is not finished.")
+        click.echo(say("unfinished"))
         return
-    winner = team_name(rules, partida.winner, names, lang)
-    click.echo(f"{'Gana la partida' if es else 'Partida won by'}: {winner}.")
+    click.echo(say("winner", winner=team_name(rules, partida.winner, names, lang)))
     if partida.zapato:
-        click.echo("¡Zapato!" if es else "Zapato!")
+        click.echo(say("zapato"))
     elif partida.chancleta:
-        click.echo("¡Chancleta!" if es else "Chancleta!")
+        click.echo(say("chancleta"))

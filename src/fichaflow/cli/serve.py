@@ -6,6 +6,7 @@ import socket
 
 import click
 
+from fichaflow import i18n
 from fichaflow.cli.app import app, fail, lang_of
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.settings import (
@@ -93,7 +94,11 @@ def serve(
 
     from fichaflow.server.app import create_app
 
-    es = lang_of() == "es"
+    lang = lang_of()
+
+    def say(key: str, **params: object) -> str:
+        return i18n.text(f"cli.serve.{key}", lang, **params)
+
     if db_url is None:
         path = default_database_path()
         db_url, where = sqlite_url(path), str(path)
@@ -105,25 +110,16 @@ def serve(
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
     address = f"http://{shown_host}:{port}/"
-    click.echo(f"FichaFlow: {'abra' if es else 'open'} {address}")
-    click.echo(f"{'Base de datos' if es else 'Database'}: {where}")
+    click.echo(say("open", address=address))
+    click.echo(say("database", where=where))
     if public_url is None and host in ("0.0.0.0", "::", ""):
         lan = network_addresses()
         public_url = f"http://{lan[0]}:{port}" if lan else None
     if public_url is not None:
         public_url = public_url.rstrip("/")
-        click.echo(
-            f"{'Sus amigos, en la misma red' if es else 'Friends on the same network'}: "
-            f"{public_url}/"
-        )
+        click.echo(say("friends", url=f"{public_url}/"))
     elif host in ("127.0.0.1", "localhost", "::1"):
-        click.echo(
-            "Para jugar con amigos desde sus teléfonos, arranque con --host 0.0.0.0 y "
-            "compártales el enlace de la mesa."
-            if es
-            else "To play with friends on their phones, start with --host 0.0.0.0 and share "
-            "the mesa's link."
-        )
+        click.echo(say("local_only"))
     settings = Settings(
         database_url=db_url, bot_workers=bot_workers, public_url=public_url, http_limit=http_limit
     )

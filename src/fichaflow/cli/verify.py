@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from fichaflow import i18n
 from fichaflow.cli.app import app, fail, lang_of
 from fichaflow.core import record
 from fichaflow.core.errors import FichaFlowError
@@ -30,13 +31,8 @@ def verify(record_file: str, as_json: bool) -> None:
         hands = [{"hand": c.number, "commitment": c.commitment, "seed": c.seed} for c in checks]
         click.echo(json.dumps({"ok": True, "hands": hands}))
         return
-    es = lang_of() == "es"
+    lang = lang_of()
     for check in checks:
-        word = "Mano" if es else "Hand"
-        ok = "semilla y reparto correctos" if es else "seed and deal check out"
-        click.echo(f"{word} {check.number}: {check.commitment[:16]}… {ok}")
-    click.echo(
-        f"Las {len(checks)} manos salieron de las semillas prometidas antes de repartir."
-        if es
-        else f"All {len(checks)} hands were dealt from the seeds promised before dealing."
-    )
+        commitment = check.commitment[:16]
+        click.echo(i18n.text("cli.verify.hand", lang, number=check.number, commitment=commitment))
+    click.echo(i18n.text("cli.verify.all", lang, count=len(checks)))

@@ -1,8 +1,9 @@
 """One error type for everything a user can get wrong, with a code and a Spanish text.
 
 An error carries a stable ``code`` (for programs and the protocol) and the ``params`` that fill
-its text; the text itself comes from the catalogue in :mod:`fichaflow.core.messages`, Spanish
-first and English on request. ``where`` says where in a record the problem is.
+its text; :mod:`fichaflow.core.messages` words it from the catalogue (:mod:`fichaflow.i18n`,
+keys ``error.<code>``), Spanish first and English on request. ``where`` says where in a record
+the problem is.
 """
 
 from __future__ import annotations

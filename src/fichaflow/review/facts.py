@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from fichaflow import i18n
 from fichaflow.core.explain import seat_names
 from fichaflow.core.hand import End, Move
 from fichaflow.core.inference import (
@@ -256,108 +257,12 @@ def _covering(reading: Reading, move: Move, left: int, right: int) -> list[Fact]
                                     "why": why, "lead": lead})]  # fmt: skip
 
 
-# -- saying it ---------------------------------------------------------------------------------
-
-TEXT: Final[dict[str, dict[str, str]]] = {
-    "es": {
-        "domino": "Con el {tile} dominas: era tu última ficha.",
-        "closes": "El {tile} tranca la mano; te quedas con {pips}.",
-        "tranque_near": (
-            "Después del {tile} {count_left} por jugar que {fits} {ends}: el tranque está cerca."
-        ),
-        "heaviest": "Con el tranque cerca ({near}), el {tile} es la ficha más pesada que podías "
-        "soltar ({pips}).",
-        "near_count": "{count_left} por jugar que {fits} {ends}",
-        "near_closer": "el {closer} trancaba la mano",
-        "next_blocked": "Con el {tile} {ends_show}; {who} no tiene {none}{evidence}: le toca y "
-        "{must}.",
-        "partner_blocked": "Con el {tile} {ends_show}, y tu pareja {who} no tiene {none}"
-        "{evidence}.",
-        "covers_partner": "El {tile} tapa el {number} {why} tu pareja {who}{lead_note}.",
-        "covers_rival": "El {tile} tapa el {number} {why} {who}{lead_note}.",
-        "kills_double": "Con el {tile} tu {double} queda muerto: ya no habrá dónde ponerlo.",
-        "dead_double": "Tu {double} es doble muerto: las otras seis fichas del {number} ya están "
-        "en la mesa y no lo podrás poner.",
-        "must_pass": "tiene que pasar",
-        "must_draw": "tiene que robar",
-        "passed": " (pasó {numbers})",
-        "counted": " (por la cuenta de las fichas)",
-        "passed_to": "al {n}",
-        "and": " y ",
-        "one_left": "solo queda 1 ficha",
-        "many_left": "solo quedan {count} fichas",
-        "none_left": "no queda ninguna ficha",
-        "fits_one": "pegue",
-        "fits_many": "peguen",
-        "ends_two": "al {a} o al {b}",
-        "ends_one": "al {a}",
-        "show_two": "las puntas quedan en {a} y {b}",
-        "show_one": "las dos puntas quedan en {a}",
-        "none_two": "ninguno de los dos",
-        "none_one": "{a}",
-        "why_placed": "que puso",
-        "why_lead": "con que salió",
-        "why_placed_announced": "que puso",
-        "lead_note": " (salió con el {lead})",
-        "pips_one": "1 tanto",
-        "pips_many": "{pips} tantos",
-        "blank": "blanco",
-        "at_left": " por la izquierda",
-        "at_right": " por la derecha",
-    },
-    "en": {
-        "domino": "With the {tile} you dominate: it was your last tile.",
-        "closes": "The {tile} blocks the hand (tranque); you are left with {pips}.",
-        "tranque_near": "After the {tile}, {count_left} to play that {fits} {ends}: a tranque is "
-        "near.",
-        "heaviest": "With a tranque near ({near}), the {tile} is the heaviest tile you could shed "
-        "({pips}).",
-        "near_count": "{count_left} to play that {fits} {ends}",
-        "near_closer": "the {closer} would block the hand",
-        "next_blocked": "With the {tile} {ends_show}; {who} has {none}{evidence}: it is their "
-        "turn and they {must}.",
-        "partner_blocked": "With the {tile} {ends_show}, and your partner {who} has {none}"
-        "{evidence}.",
-        "covers_partner": "The {tile} covers the {number} {why} your partner {who}{lead_note}.",
-        "covers_rival": "The {tile} covers the {number} {why} {who}{lead_note}.",
-        "kills_double": "With the {tile} your {double} dies: there will be nowhere to place it.",
-        "dead_double": "Your {double} is a doble muerto: the other six tiles of the {number} are "
-        "on the table, and you will not be able to place it.",
-        "must_pass": "must pass",
-        "must_draw": "must draw",
-        "passed": " (passed on {numbers})",
-        "counted": " (by counting the tiles)",
-        "passed_to": "the {n}",
-        "and": " and ",
-        "one_left": "only 1 tile is left",
-        "many_left": "only {count} tiles are left",
-        "none_left": "no tile is left",
-        "fits_one": "fits",
-        "fits_many": "fit",
-        "ends_two": "the {a} or the {b}",
-        "ends_one": "the {a}",
-        "show_two": "the ends show {a} and {b}",
-        "show_one": "both ends show {a}",
-        "none_two": "neither",
-        "none_one": "no {a}",
-        "why_placed": "placed by",
-        "why_lead": "led by",
-        "why_placed_announced": "placed by",
-        "lead_note": " (who led the {lead})",
-        "pips_one": "1 pip",
-        "pips_many": "{pips} pips",
-        "blank": "blank",
-        "at_left": " on the left",
-        "at_right": " on the right",
-    },
-}
+# -- saying it (the words are the catalogue's fact.* keys) -------------------------------------
 
 
 def number_word(number: int, lang: str = "es") -> str:
     """How players say an end's number: digits, and the blank by its name."""
-    if number == 0:
-        return TEXT["en" if lang == "en" else "es"]["blank"]
-    return str(number)
+    return i18n.text("fact.blank", lang) if number == 0 else str(number)
 
 
 def _plain(key: str, value: Any) -> Any:
@@ -369,8 +274,10 @@ def _plain(key: str, value: Any) -> Any:
 
 def render(fact: Fact, rules: Rules, names: Sequence[str] | None, lang: str = "es") -> str:
     """The fact as a sentence in ``lang`` (Spanish unless "en")."""
-    lang = "en" if lang == "en" else "es"
-    t = TEXT[lang]
+
+    def t(key: str, **params: object) -> str:
+        return i18n.text(f"fact.{key}", lang, **params)
+
     who = seat_names(rules, names, lang)
     p = dict(fact.params)
     words: dict[str, Any] = {}
@@ -380,40 +287,34 @@ def render(fact: Fact, rules: Rules, names: Sequence[str] | None, lang: str = "e
     if "number" in p:
         words["number"] = number_word(p["number"], lang)
     if "pips" in p:
-        words["pips"] = _pips(p["pips"], t)
+        words["pips"] = t("pips_one") if p["pips"] == 1 else t("pips_many", pips=p["pips"])
     if "who" in p:
         words["who"] = who[p["who"]]
     if "a" in p:
         a, b = number_word(p["a"], lang), number_word(p["b"], lang)
         same = p["a"] == p["b"]
-        words["ends"] = t["ends_one" if same else "ends_two"].format(a=a, b=b)
-        words["ends_show"] = t["show_one" if same else "show_two"].format(a=a, b=b)
-        words["none"] = t["none_one" if same else "none_two"].format(a=a)
+        words["ends"] = t("ends_one" if same else "ends_two", a=a, b=b)
+        words["ends_show"] = t("show_one" if same else "show_two", a=a, b=b)
+        words["none"] = t("none_one" if same else "none_two", a=a)
     if "count" in p:
         count = p["count"]
         key = "none_left" if count == 0 else "one_left" if count == 1 else "many_left"
-        words["count_left"] = t[key].format(count=count)
-        words["fits"] = t["fits_one" if count == 1 else "fits_many"]
+        words["count_left"] = t(key, count=count)
+        words["fits"] = t("fits_one" if count == 1 else "fits_many")
     if fact.code == "heaviest":
         if "closer" in p:
-            words["near"] = t["near_closer"].format(closer=name(p["closer"]))
+            words["near"] = t("near_closer", closer=name(p["closer"]))
         else:
-            words["near"] = t["near_count"].format(**words)
+            words["near"] = t("near_count", **words)
     if "end" in p and "tile" in words and fact.code != "heaviest":
-        words["tile"] += t[f"at_{p['end']}"]
+        words["tile"] += t(f"at_{p['end']}")
     if "passed" in p:
-        passed = [t["passed_to"].format(n=number_word(n, lang)) for n in p["passed"]]
-        words["evidence"] = (
-            t["passed"].format(numbers=t["and"].join(passed)) if passed else t["counted"]
-        )
+        passed = [t("passed_to", n=number_word(n, lang)) for n in p["passed"]]
+        words["evidence"] = t("passed", numbers=t("and").join(passed)) if passed else t("counted")
     if "must" in p:
-        words["must"] = t["must_draw" if p["must"] == "draw" else "must_pass"]
+        words["must"] = t("must_draw" if p["must"] == "draw" else "must_pass")
     if "why" in p:
-        words["why"] = t[f"why_{p['why']}"]
+        words["why"] = t(f"why_{p['why']}")
         show_lead = p["why"] == "placed_announced" and p.get("lead", -1) >= 0
-        words["lead_note"] = t["lead_note"].format(lead=name(p["lead"])) if show_lead else ""
-    return t[fact.code].format(**words)
-
-
-def _pips(pips: int, t: Mapping[str, str]) -> str:
-    return t["pips_one"] if pips == 1 else t["pips_many"].format(pips=pips)
+        words["lead_note"] = t("lead_note", lead=name(p["lead"])) if show_lead else ""
+    return t(fact.code, **words)

@@ -103,11 +103,15 @@ def stock_text(view: SeatView, lang: str) -> Text:
 
 def _passes(history: Sequence[PublicTurn], seat: int, lang: str) -> str:
     """The ends a seat passed on in this hand, as "4 y 1, 3 y 1"."""
-    joiner = " y " if lang == "es" else " and "
     faced: dict[frozenset[int], str] = {}
     for turn in history:
         if turn.seat == seat and turn.kind is TurnKind.PASS and turn.left >= 0:
-            pair = f"{turn.left}" if turn.left == turn.right else f"{turn.left}{joiner}{turn.right}"
+            same = turn.left == turn.right
+            pair = (
+                f"{turn.left}"
+                if same
+                else say(lang, "passed_pair", left=turn.left, right=turn.right)
+            )
             faced.setdefault(frozenset((turn.left, turn.right)), pair)
     return ", ".join(faced.values())
 

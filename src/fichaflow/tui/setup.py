@@ -21,7 +21,6 @@ DEFAULT_BOT: Final = "gallo"
 BOT_NAMES: Final = ("Beto", "Carmen", "Dani", "Elena")
 """Names for the bots' seats, in seat order; one more than needed, in case the person is called
 by one of them."""
-PERSON_NAME: Final = {"es": "Jugador", "en": "Player"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +66,7 @@ def seat_players(
     if not 0 <= seat < rules.seats:
         raise FichaFlowError("play.seat", seat=seat, high=rules.seats - 1)
     used, note = pick_bot(bot, lang)
-    person_name = (name or "").strip() or PERSON_NAME.get(lang, PERSON_NAME["es"])
+    person_name = (name or "").strip() or say(lang, "person_name")
     bot_names = iter(n for n in BOT_NAMES if n != person_name)
     partner = (seat + 2) % 4 if rules.mode is Mode.PAREJAS else None
     names, labels = [], []

@@ -1,81 +1,14 @@
-// The page's words: Spanish first, English second. Domino words stay in Spanish in both.
-export const TEXT = {
-  es: {
-    title: "Anotador", mesa_name: "Nombre de la mesa", preset: "Reglas", target: "Meta (tantos)",
-    seats: "Jugadores en orden de juego (A y B: las parejas)", queue: "Parados esperando (uno por línea)",
-    more_options: "Más reglas y bonos", create: "Crear mesa", recent: "Mis mesas",
-    domino: "Dominó", tranque: "Tranque", adjust: "Ajuste", undo: "Deshacer", menu: "Más",
-    cancel: "Cancelar", save: "Anotar", delete: "Borrar", edit: "Corregir", close: "Cerrar",
-    seat: "Asiento {n}", pair_of: "pareja de {a}",
-    who_domino: "¿Quién dominó?", who_tranque: "¿Quién trancó?", who_led: "¿Quién salió?",
-    led: "Salió {name}", change: "cambiar", pips_of: "Tantos de {name}",
-    pips_hint: "Toque un nombre y marque sus tantos con el teclado.",
-    capicua: "Capicúa", chuchazo: "Chuchazo", salida_pasada: "Salida pasada",
-    pase_redondo: "Pase redondo", clear: "Quitar",
-    adjust_title: "Ajuste (penalidad o corrección)", adjust_to: "¿Para quién?",
-    points: "Puntos", minus: "Restar", reason: "Motivo", reason_cabra: "Cabra",
-    reason_error: "Error de anotación", hand_n: "Mano {n}", adjust_line: "Ajuste",
-    pending: "Pendiente: se enviará al volver la red", saved: "Guardado",
-    sending: "Enviando…", offline: "Sin red", online: "En línea",
-    to_target: "A {target} tantos", next_leader: "Sale: {name}", next_unknown: "La próxima salida la dice la mesa.",
-    wins: "¡Gana {side}!", zapato: "¡Zapato!", chancleta: "¡Chancleta!",
-    new_same: "Nueva partida: los mismos", new_parados: "Nueva partida: entran los parados",
-    partida_n: "Partida {n}", share: "Enlace para mirones (solo mirar)", copy: "Copiar",
-    copied: "Enlace copiado", export: "Exportar esta partida", print: "Hoja para imprimir",
-    history: "Partidas anteriores", standings: "Posiciones", players: "Jugadores", pairs: "Parejas",
-    st_p: "PJ", st_w: "G", st_h: "Manos", st_f: "A favor", st_a: "En contra", st_zg: "Zap. dados", st_zt: "Zap. recibidos",
-    queue_title: "Parados (en orden)", queue_save: "Guardar la cola", readonly: "Solo mirar",
-    not_saved: "No se guardó: {msg}", need_leader: "Diga quién salió.", need_reason: "Falta el motivo.",
-    need_points: "Faltan los puntos.", rules_line: "Reglas: {preset}", mine_link: "Enlace para anotar (guárdelo)",
-    no_lines: "Todavía no hay manos. Toque Dominó o Tranque al final de cada mano.",
-    edit_title: "Corregir la mano {n}", edit_adjust: "Corregir el ajuste",
-    delete_confirm: "¿Borrar esta línea? Todo lo que sigue se recalcula.",
-    side_n: "Lado {n}",
-  },
-  en: {
-    title: "Scorekeeper", mesa_name: "Mesa name", preset: "Rules", target: "Target (points)",
-    seats: "Players in turn order (A and B: the pairs)", queue: "Parados waiting (one per line)",
-    more_options: "More rules and bonuses", create: "Create mesa", recent: "My mesas",
-    domino: "Dominó", tranque: "Tranque", adjust: "Adjust", undo: "Undo", menu: "More",
-    cancel: "Cancel", save: "Save", delete: "Delete", edit: "Correct", close: "Close",
-    seat: "Seat {n}", pair_of: "{a}'s pair",
-    who_domino: "Who dominated?", who_tranque: "Who trancó?", who_led: "Who led?",
-    led: "{name} led", change: "change", pips_of: "{name}'s pips",
-    pips_hint: "Tap a name and key in the pips.",
-    capicua: "Capicúa", chuchazo: "Chuchazo", salida_pasada: "Salida pasada",
-    pase_redondo: "Pase redondo", clear: "Clear",
-    adjust_title: "Adjustment (penalty or correction)", adjust_to: "For whom?",
-    points: "Points", minus: "Subtract", reason: "Reason", reason_cabra: "Cabra",
-    reason_error: "Scoring mistake", hand_n: "Hand {n}", adjust_line: "Adjustment",
-    pending: "Pending: will be sent when the network is back", saved: "Saved",
-    sending: "Sending…", offline: "Offline", online: "Online",
-    to_target: "Playing to {target}", next_leader: "Next lead: {name}", next_unknown: "The mesa says who leads next.",
-    wins: "{side} wins!", zapato: "Zapato!", chancleta: "Chancleta!",
-    new_same: "New partida: same people", new_parados: "New partida: the parados come in",
-    partida_n: "Partida {n}", share: "Link for mirones (watch only)", copy: "Copy",
-    copied: "Link copied", export: "Export this partida", print: "Printable sheet",
-    history: "Earlier partidas", standings: "Standings", players: "Players", pairs: "Pairs",
-    st_p: "P", st_w: "W", st_h: "Hands", st_f: "For", st_a: "Against", st_zg: "Zap. given", st_zt: "Zap. taken",
-    queue_title: "Parados (in order)", queue_save: "Save the queue", readonly: "Watch only",
-    not_saved: "Not saved: {msg}", need_leader: "Say who led.", need_reason: "The reason is missing.",
-    need_points: "The points are missing.", rules_line: "Rules: {preset}", mine_link: "Scorekeeping link (keep it)",
-    no_lines: "No hands yet. Tap Dominó or Tranque at the end of each hand.",
-    edit_title: "Correct hand {n}", edit_adjust: "Correct the adjustment",
-    delete_confirm: "Delete this line? Everything after it is recomputed.",
-    side_n: "Side {n}",
-  },
-};
+// The page's words: the anotador.* keys of FichaFlow's one catalogue per language (the same files
+// the table and the server speak from), Spanish first, English second. Domino words stay in
+// Spanish in both. Both languages load with the page, so switching language needs no network.
+import { loadCatalogues, section } from "../js/i18n.js";
 
-export const PRESETS = {
-  dominicana: "Dominicana (con el de abajo)",
-  dominicana_parejas: "Dominicana por parejas",
-  venezuela: "Venezuela (FVD)",
-  zulia: "Zulia",
-  internacional: "Internacional (FID)",
-  pagat: "Pagat",
-  mano_a_mano: "Mano a mano",
-  tres: "De a tres",
-};
+await loadCatalogues();
+
+export const TEXT = { es: section("es", "anotador."), en: section("en", "anotador.") };
+
+/** The presets by the names the game gives them. */
+export const PRESETS = section("es", "preset.");
 
 export function translate(lang, key, params = {}) {
   const table = TEXT[lang] || TEXT.es;

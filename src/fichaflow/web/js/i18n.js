@@ -5,21 +5,48 @@
 import { halves } from './tiles.js';
 
 const STORE_KEY = 'fichaflow.lang';
+const LANGUAGES = ['es', 'en'];
 const catalogues = {};
 let current = 'es';
 
+// Each catalogue fetched is also kept in the browser, so that a page opened without network (the
+// anotador is made for that) still has its words: the last copy it saw.
 async function fetchCatalogue(lang) {
   if (!catalogues[lang]) {
-    const response = await fetch(`/i18n/${lang}.json`);
-    catalogues[lang] = await response.json();
+    const kept = `fichaflow.catalogue.${lang}`;
+    try {
+      const response = await fetch(`/i18n/${lang}.json`);
+      if (!response.ok) throw new Error(response.statusText);
+      catalogues[lang] = await response.json();
+      localStorage.setItem(kept, JSON.stringify(catalogues[lang]));
+    } catch (error) {
+      const copy = localStorage.getItem(kept);
+      if (!copy) throw error;
+      catalogues[lang] = JSON.parse(copy);
+    }
   }
   return catalogues[lang];
+}
+
+/** Every language's catalogue, loaded at once: for the pages that switch language on the spot,
+ * even when the network is gone by then. */
+export async function loadCatalogues() {
+  for (const lang of LANGUAGES) await fetchCatalogue(lang);
+  return catalogues;
+}
+
+/** One owner's part of a loaded catalogue (``anotador.save`` becomes ``save``), for the pages
+ * that name their words without the prefix. */
+export function section(lang, prefix) {
+  return Object.fromEntries(Object.entries(catalogues[lang] ?? {})
+    .filter(([key]) => key.startsWith(prefix))
+    .map(([key, text]) => [key.slice(prefix.length), text]));
 }
 
 /** Load Spanish (always, as the fallback) and the player's chosen language. */
 export async function loadLanguage(lang = null) {
   let wanted = lang || localStorage.getItem(STORE_KEY) || 'es';
-  if (!['es', 'en'].includes(wanted)) wanted = 'es';
+  if (!LANGUAGES.includes(wanted)) wanted = 'es';
   await fetchCatalogue('es');
   await fetchCatalogue(wanted);
   current = wanted;
