@@ -38,7 +38,7 @@ def test_the_catalogues_ship_inside_the_package() -> None:
 
 
 def test_the_pages_fetch_the_same_catalogue_the_server_speaks(tmp_path: Path) -> None:
-    from fichaflow.server.app import create_app
+    from fichaflow.app import create_app
     from fichaflow.server.settings import Settings
 
     # No lifespan (no ``with``): serving the words needs neither the database nor the bots.

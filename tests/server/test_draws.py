@@ -17,6 +17,7 @@ from fichaflow.server import changes as ch
 from fichaflow.server import storage, wire
 from fichaflow.server.mesa import Mesa
 from fichaflow.server.protocol import MesaOptions
+from fichaflow.storage import make_engine, migrate
 
 PERSON, BOT = 0, 1
 
@@ -109,8 +110,8 @@ def test_a_person_out_of_time_draws_until_a_tile_fits() -> None:
 
 
 def test_a_mesa_rebuilt_in_the_middle_of_a_draw_is_the_mesa_played(tmp_path: Path) -> None:
-    engine = storage.make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    storage.migrate(engine)
+    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    migrate(engine)
     mesa, commit = mesa_with_a_bot()
     hand = play_until(mesa, "person_draws", commit)
     _result, changes = mesa.play(PERSON, mesa.parse_move(PERSON, "draw"))

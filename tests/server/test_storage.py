@@ -23,6 +23,7 @@ from fichaflow.server.fairness import new_seed
 from fichaflow.server.mesa import Mesa
 from fichaflow.server.protocol import CreateMesa, Join, MesaOptions
 from fichaflow.server.service import TableService
+from fichaflow.storage import make_engine, migrate
 
 BOTS = ["tirafichas", "tirapuntos", "acuestafichas"]
 
@@ -50,8 +51,8 @@ def test_a_mesa_rebuilt_from_the_database_is_the_mesa_played(
     rng = random.Random(seed)
     rules = Rules.make(preset, target=40, **({"first_lead": "sorteo"} if sorteo else {}))
     with tempfile.TemporaryDirectory() as folder:
-        engine = storage.make_engine(f"sqlite:///{Path(folder) / 'db.sqlite3'}")
-        storage.migrate(engine)
+        engine = make_engine(f"sqlite:///{Path(folder) / 'db.sqlite3'}")
+        migrate(engine)
         plan: list[str | None] = [rng.choice(BOTS) for _ in range(rules.seats)]
         plan[0] = None
         mesa, host, _, changes = Mesa.create("mesa", rules, MesaOptions(), plan, "Ana", 0)
@@ -81,9 +82,9 @@ def test_a_mesa_rebuilt_from_the_database_is_the_mesa_played(
 
 
 def test_migrations_build_a_fresh_database_and_run_again_harmlessly(tmp_path: Path) -> None:
-    engine = storage.make_engine(f"sqlite:///{tmp_path / 'new' / 'fichaflow.sqlite3'}")
-    storage.migrate(engine)
-    storage.migrate(engine)
+    engine = make_engine(f"sqlite:///{tmp_path / 'new' / 'fichaflow.sqlite3'}")
+    migrate(engine)
+    migrate(engine)
     tables = set(inspect(engine).get_table_names())
     assert {"mesas", "people", "seats", "partidas", "hands", "moves", "alembic_version"} <= tables
     assert storage.load_mesa(engine, "nada") is None
@@ -91,8 +92,8 @@ def test_migrations_build_a_fresh_database_and_run_again_harmlessly(tmp_path: Pa
 
 
 def test_a_group_commit_fails_only_the_action_that_fails(tmp_path: Path) -> None:
-    engine = storage.make_engine(f"sqlite:///{tmp_path / 'group.sqlite3'}")
-    storage.migrate(engine)
+    engine = make_engine(f"sqlite:///{tmp_path / 'group.sqlite3'}")
+    migrate(engine)
     storage.commit(engine, [ch.NewMesa("m", {"preset": "venezuela"}, {})])
     writer = storage.Writer(engine)
     move = ch.NewMove("m", 1, 1, 1, 0, "6-6", False)
@@ -118,7 +119,7 @@ def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         db = storage.Storage(f"sqlite:///{tmp_path / 'refuse.sqlite3'}")
-        await db.run(storage.migrate, db.engine)
+        await db.run(migrate, db.engine)
         service = TableService(db, BotPool(1))
         request = CreateMesa(rules="mano_a_mano", seats=[None, None], name="Ana", seat=0)
         created = await service.create(request, "http://127.0.0.1")

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
-from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 
 from fichaflow.anotador import store
 from fichaflow.anotador.entries import Action, Change, dump_change, load_change
@@ -27,8 +25,8 @@ from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.anotador.sheet import MesaState, PartidaSheet, replay
 from fichaflow.anotador.views import state_json
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.server.limits import HttpLimits
-from fichaflow.server.storage import Storage
+from fichaflow.http import ErrorRoute, HttpLimits, read_json
+from fichaflow.storage import Database
 
 MAX_BODY: Final = 8192
 KEY_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
@@ -59,30 +57,23 @@ class Room:
         return len(self.actions)
 
 
-def _error(exc: FichaFlowError, status: int = 400) -> JSONResponse:
-    body = {"type": "error", "code": exc.code, "message": exc.message("es")}
-    body["message_en"] = exc.message("en")
-    return JSONResponse({"error": body}, status_code=status)
-
-
 def _lang(request: Request) -> str:
     return "en" if request.query_params.get("lang") == "en" else "es"
 
 
-async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise FichaFlowError("anotador.bad_entry", what=f"más de {MAX_BODY} bytes")
-    try:
-        return json.loads(raw or b"{}")
-    except ValueError:
-        raise FichaFlowError("anotador.bad_entry", what="no es JSON válido") from None
+async def _body(request: Request) -> object:
+    return await read_json(
+        request,
+        MAX_BODY,
+        partial(FichaFlowError, "anotador.bad_entry", what=f"más de {MAX_BODY} bytes"),
+        partial(FichaFlowError, "anotador.bad_entry", what="no es JSON válido"),
+    )
 
 
 class AnotadorService:
     """Every mesa the anotador keeps, loaded from the database on first use."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Database) -> None:
         self.storage = storage
         self.rooms: dict[str, Room] = {}
         self.watchers: dict[str, str] = {}  # read-only code -> code
@@ -155,19 +146,8 @@ def _partida(room: Room, number: int) -> PartidaSheet:
     raise FichaFlowError("anotador.not_found", target=f"partida {number}")
 
 
-class AnotadorRoute(APIRoute):
-    """Answers a refused request with the error's code and its Spanish and English text."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def guarded(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except FichaFlowError as exc:
-                return _error(exc, STATUS.get(exc.code, 400))
-
-        return guarded
+class AnotadorRoute(ErrorRoute):
+    statuses = STATUS
 
 
 def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
@@ -242,7 +222,7 @@ def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
     return router
 
 
-def install(app: FastAPI, storage: Storage, limits: HttpLimits) -> AnotadorService:
+def install(app: FastAPI, storage: Database, limits: HttpLimits) -> AnotadorService:
     """Add the anotador's endpoints to the server's app (before its static files); new mesas
     count against the server's ``limits``."""
     service = AnotadorService(storage)

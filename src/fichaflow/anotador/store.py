@@ -3,7 +3,7 @@
 The sheet is never stored: it is replayed from the log (:func:`fichaflow.anotador.replay`).
 Each action row carries the client's idempotency key, unique per mesa, so that an entry sent
 twice (a phone that lost the network before hearing back) is stored once. The tables live in
-the server's database and are created by the server's Alembic migrations at start.
+the shared database and are created by its migrations (:mod:`fichaflow.storage`) at start.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.anotador.entries import Action, Change, dump_change, load_change
 from fichaflow.anotador.mesa import MesaSetup
-from fichaflow.server.models import Base
+from fichaflow.storage import Base
 
 CODE_LENGTH = 32
 KEY_LENGTH = 64

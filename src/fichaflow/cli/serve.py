@@ -32,7 +32,7 @@ def _check_database(url: str) -> None:
     """Create or migrate the database now, so that a wrong URL is one clear line."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from fichaflow.server.storage import make_engine, migrate
+    from fichaflow.storage import make_engine, migrate
 
     try:
         engine = make_engine(url)
@@ -92,7 +92,7 @@ def serve(
     """Arranca el servidor: mesas para jugar en el navegador con amigos y bots."""
     import uvicorn
 
-    from fichaflow.server.app import create_app
+    from fichaflow.app import create_app
 
     lang = lang_of()
 

@@ -23,20 +23,18 @@ import logging
 import multiprocessing
 import os
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any, Final, TypeVar
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import JSONResponse
 
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.view import seat_view
+from fichaflow.core.view import SeatView
+from fichaflow.http import ErrorRoute, read_json
 from fichaflow.review.service import check_request, hand_review, hand_timeline, pista
-from fichaflow.server import wire
-from fichaflow.server.mesa import token_hash
-from fichaflow.server.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +44,17 @@ PENDING_LIMIT: Final = 4
 """Reviews waiting or running at once; past that, the server asks to try again later."""
 CACHE_SIZE: Final = 128
 HINT_PRECISIONS: Final = ("fast", "normal")
+STATUSES: Final = {"review.busy": 503, "server.no_mesa": 404, "server.no_partida_number": 404}
+"""The errors that are not a plain 400: too much work waiting, and a mesa or partida the game
+does not know (from ``RecordOf``)."""
 
 T = TypeVar("T")
+
+RecordOf = Callable[[str, int], Awaitable[dict[str, Any]]]
+"""The game's record of a mesa's partida, by the mesa's code and the partida's number."""
+PistaViewOf = Callable[[str, str], Awaitable[SeatView]]
+"""The game's view for a pista: by the mesa's code and the asking player's token, the view of
+that player's seat, when the game allows a pista there (a Spanish error otherwise)."""
 
 
 def _review_worker(data: object, hand: int, seat: int, precision: str) -> dict[str, Any]:
@@ -103,18 +110,17 @@ class ReviewPool:
             self._pool = None
 
 
-def _busy(exc: FichaFlowError) -> JSONResponse:
-    return JSONResponse({"error": wire.error(exc)}, status_code=503)
+class RepasoRoute(ErrorRoute):
+    statuses = STATUSES
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise FichaFlowError("review.too_big", limit=MAX_BODY)
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise FichaFlowError("review.not_json") from None
+    data = await read_json(
+        request,
+        MAX_BODY,
+        partial(FichaFlowError, "review.too_big", limit=MAX_BODY),
+        partial(FichaFlowError, "review.not_json"),
+    )
     if not isinstance(data, dict):
         raise FichaFlowError("review.not_json")
     return data
@@ -155,12 +161,10 @@ def _hand_key(data: object, hand: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def build_router(pool: ReviewPool) -> APIRouter:
-    router = APIRouter()
+def build_router(pool: ReviewPool, record_of: RecordOf, pista_view_of: PistaViewOf) -> APIRouter:
+    router = APIRouter(route_class=RepasoRoute)
 
-    async def answer(
-        data: object, hand: int, seat: int | None, precision: str
-    ) -> dict[str, Any] | JSONResponse:
+    async def answer(data: object, hand: int, seat: int | None, precision: str) -> dict[str, Any]:
         request = check_request(data, hand, seat, precision)
         out: dict[str, Any] = {"hand": hand, "timeline": hand_timeline(request), "review": None}
         if seat is None:
@@ -168,10 +172,7 @@ def build_router(pool: ReviewPool) -> APIRouter:
         key = (_hand_key(data, hand), hand, seat, request.precision)
         review = pool.remembered(key)
         if review is None:
-            try:
-                review = await pool.run(_review_worker, data, hand, seat, request.precision)
-            except FichaFlowError as exc:
-                return _busy(exc)
+            review = await pool.run(_review_worker, data, hand, seat, request.precision)
             pool.remember(key, review)
         out["review"] = review
         return out
@@ -181,17 +182,15 @@ def build_router(pool: ReviewPool) -> APIRouter:
         code: str,
         number: str,
         hand: str,
-        request: Request,
         seat: str | None = None,
         precision: str = "normal",
-    ) -> dict[str, Any] | JSONResponse:
-        service: TableService = request.app.state.service
-        data = await service.record(code, _number(number, "partida"))
+    ) -> dict[str, Any]:
+        data = await record_of(code, _number(number, "partida"))
         seat_number = None if seat is None else _number(seat, "seat")
         return await answer(data, _number(hand, "hand"), seat_number, precision)
 
     @router.post("/api/repaso", response_model=None)
-    async def posted(request: Request) -> dict[str, Any] | JSONResponse:
+    async def posted(request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         if "record" not in body:
             raise FichaFlowError("review.missing", key="record")
@@ -202,8 +201,7 @@ def build_router(pool: ReviewPool) -> APIRouter:
         )
 
     @router.post("/api/mesas/{code}/pista", response_model=None)
-    async def hint(code: str, request: Request) -> dict[str, Any] | JSONResponse:
-        service: TableService = request.app.state.service
+    async def hint(code: str, request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         token = _text(body, "token", "")
         precision = _text(body, "precision", "fast")
@@ -211,36 +209,17 @@ def build_router(pool: ReviewPool) -> APIRouter:
             raise FichaFlowError(
                 "review.precision", value=precision, allowed=", ".join(HINT_PRECISIONS)
             )
-        async with service.locked(code) as room:
-            entry = service.tokens.get(token_hash(token))
-            if entry is None or entry[0] != code:
-                raise FichaFlowError("server.bad_token")
-            mesa = room.mesa
-            seat = mesa.seat_of(entry[1])
-            if seat is None:
-                raise FichaFlowError("server.not_seated")
-            for other, chair in enumerate(mesa.chairs):
-                if other != seat and (chair.bot is None or chair.person is not None):
-                    raise FichaFlowError("review.pista_bots")
-            hand = mesa.hand
-            if mesa.partida is None or hand is None or hand.turn != seat:
-                raise FichaFlowError("review.pista_turn")
-            view = seat_view(mesa.partida, seat)
-        assert view is not None
-        try:
-            return await pool.run(pista, view, precision)
-        except FichaFlowError as exc:
-            if exc.code == "review.busy":
-                return _busy(exc)
-            raise
+        view = await pista_view_of(code, token)
+        return await pool.run(pista, view, precision)
 
     return router
 
 
-def install(app: FastAPI) -> ReviewPool:
-    """Add the Repaso's endpoints to the server's app (before its static files)."""
+def install(app: FastAPI, record_of: RecordOf, pista_view_of: PistaViewOf) -> ReviewPool:
+    """Add the Repaso's endpoints to the server's app (before its static files); the game's
+    records and views come through ``record_of`` and ``pista_view_of``."""
     pool = ReviewPool()
-    app.include_router(build_router(pool))
+    app.include_router(build_router(pool, record_of, pista_view_of))
     app.state.review_pool = pool
     atexit.register(pool.close)
     return pool

@@ -1,4 +1,5 @@
-"""The database tables: mesas, the people at them, seats, partidas, hands and moves.
+"""The game's database tables (on the shared :class:`~fichaflow.storage.Base`): mesas, the people
+at them, seats, partidas, hands and moves.
 
 A partida is stored as what it is made of (rules, each hand's secret seed and leader, each accepted
 move in order); scores, views and results are never stored as truth, they are replayed. Natural
@@ -12,14 +13,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
+
+from fichaflow.storage import Base
 
 CODE_LENGTH = 32
 HASH_LENGTH = 64
-
-
-class Base(DeclarativeBase):
-    pass
 
 
 class MesaRow(Base):

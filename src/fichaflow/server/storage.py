@@ -1,5 +1,5 @@
-"""The database: created and migrated (Alembic) at start, written one transaction per accepted
-action, read back whole at start to rebuild every mesa.
+"""The game's tables in the shared database (:mod:`fichaflow.storage`, which creates and migrates
+it at start): written one transaction per accepted action, read back whole to rebuild a mesa.
 
 Writes go through one writer thread with group commit: the actions waiting when it is free are
 written together, each in its own savepoint (its own nested transaction, so that one failing
@@ -14,71 +14,25 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Future
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
     Connection,
     Engine,
     Row,
     bindparam,
-    create_engine,
     delete,
-    event,
     insert,
     select,
     update,
 )
-from sqlalchemy.engine import make_url
 
 from fichaflow.server import changes as ch
 from fichaflow.server.models import HandRow, MesaRow, MoveRow, PartidaRow, PersonRow, SeatRow
-
-T = TypeVar("T")
-MIGRATIONS = Path(__file__).parent / "migrations"
-
-
-def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
-    """An engine for ``url``; SQLite gets WAL mode, foreign keys and a busy timeout, and its
-    folder is created if missing."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False})
-
-    @event.listens_for(engine, "connect")
-    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-        # let SQLAlchemy issue BEGIN itself, so that savepoints work (pysqlite's own
-        # transaction handling would get in their way)
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA synchronous={sqlite_synchronous}")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN")
-
-    return engine
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (creating it on a fresh database)."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+from fichaflow.storage import Database
 
 
 def _now() -> datetime:
@@ -328,17 +282,13 @@ def load_mesa(engine: Engine, code: str, partida: int | None = None) -> ch.MesaS
         return None if mesa is None else _snapshot(connection, mesa, partida)
 
 
-class Storage:
-    """The database behind one server, used from the event loop."""
+class Storage(Database):
+    """The game's side of the database: the shared :class:`~fichaflow.storage.Database` with the
+    one writer thread for the mesas' actions."""
 
     def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
-        self.url = url
-        self.engine = make_engine(url, sqlite_synchronous)
-        self._pool = ThreadPoolExecutor(2, thread_name_prefix="fichaflow-db")
+        super().__init__(url, sqlite_synchronous)
         self._writer = Writer(self.engine)
-
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     async def commit(self, changes: Sequence[ch.Change]) -> None:
         """Return once ``changes`` are durably committed (raise if they could not be)."""
@@ -349,5 +299,4 @@ class Storage:
 
     def close(self) -> None:
         self._writer.close()
-        self._pool.shutdown(wait=True)
-        self.engine.dispose()
+        super().close()

@@ -17,17 +17,13 @@ from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import dump, hand_dump
 from fichaflow.core.tiles import bits, name
 from fichaflow.core.view import seat_views
+from fichaflow.http import error_body
 from fichaflow.server.mesa import HandInfo, Mesa, MoveResult
 
 
 def error(exc: FichaFlowError, ref: str | int | None = None) -> dict[str, Any]:
-    return {
-        "type": "error",
-        "code": exc.code,
-        "message": exc.message("es"),
-        "message_en": exc.message("en"),
-        "ref": ref,
-    }
+    """An error as the WebSocket sends it: the same shape as every HTTP error."""
+    return error_body(exc, ref)
 
 
 def view(mesa: Mesa, seat: int | None) -> dict[str, Any] | None:

@@ -1,15 +1,17 @@
 """Alembic's entry point. The server runs migrations itself at start (see ``storage.migrate``),
-handing over its own connection; ``alembic`` from a shell works too with ``sqlalchemy.url`` set."""
+handing over its own connection; ``alembic`` from a shell works too with ``sqlalchemy.url`` set.
+
+Revisions are written by hand as plain DDL. The tables are declared by the services above this
+layer, which it does not import, so there is no metadata to compare against and Alembic refuses
+``--autogenerate`` rather than propose dropping the tables it cannot see."""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from fichaflow.server.models import Base
-
 config = context.config
-target_metadata = Base.metadata
+target_metadata = None
 
 
 def run_with(connection: object) -> None:

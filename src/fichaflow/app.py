@@ -1,0 +1,87 @@
+"""The web application ``fichaflow serve`` runs: the one place that puts the services together.
+
+It builds the shared pieces (the database, the bots' processes, the HTTP rate limits), gives
+each service's router what it needs, and serves the browser pages. The routers (the game's, the
+anotador's, the Repaso's) never import each other: where the Repaso needs the game (a mesa's
+record, a seat's view for a pista) it is handed functions here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
+from pathlib import Path
+from typing import Final
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from fichaflow import i18n
+from fichaflow.anotador import router as anotador
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.http import HttpLimits, error_response
+from fichaflow.review import router as repaso
+from fichaflow.server import routes as game
+from fichaflow.server.botpool import BotPool
+from fichaflow.server.pista import pista_view
+from fichaflow.server.service import TableService
+from fichaflow.server.settings import Settings
+from fichaflow.server.storage import Storage
+from fichaflow.storage import migrate
+
+WEB: Final = Path(__file__).parent / "web"
+
+
+def calm_garbage_collector() -> None:
+    """Keep Python's full garbage collections rare and small.
+
+    Every move builds several views, so the default thresholds run a full collection every few
+    seconds under load, and with hundreds of mesas each one stops the server for a few hundred
+    milliseconds while finding nothing (what the server drops is freed by reference counting).
+    What was loaded at start is frozen out of the collections, and they run less often."""
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    storage = Storage(settings.database_url, settings.sqlite_synchronous)
+    bots = BotPool(settings.workers)
+    service = TableService(storage, bots, settings.idle_seconds)
+    limits = HttpLimits(settings.http_limit)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await storage.run(migrate, storage.engine)
+        bots.start()
+        calm_garbage_collector()
+        every = min(60.0, max(settings.idle_seconds / 2, 0.1))
+        tidy = asyncio.get_running_loop().create_task(service.keep_tidy(every))
+        yield
+        tidy.cancel()
+        bots.close()
+        storage.close()
+
+    app = FastAPI(title="FichaFlow", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.service = service
+
+    @app.exception_handler(FichaFlowError)
+    async def _fichaflow_error(_request: Request, exc: FichaFlowError) -> JSONResponse:
+        # each router answers its own errors; this catches any raised outside a route
+        return error_response(exc, {})
+
+    @app.get("/i18n/{lang}.json")
+    async def catalogue(lang: str) -> Response:
+        """Every page's words: the one catalogue per language that the server also speaks."""
+        if lang not in i18n.LANGUAGES:
+            return JSONResponse({"detail": "Not Found"}, status_code=404)
+        return Response(i18n.source(lang), media_type="application/json")
+
+    app.include_router(game.build_router(service, settings, limits, WEB / "index.html"))
+    anotador.install(app, storage, limits)  # its page is web/anotador/
+    repaso.install(app, service.record, partial(pista_view, service))  # its page is web/repaso/
+    app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    return app

@@ -1,0 +1,12 @@
+"""What every service's HTTP endpoints share: reading a JSON body within a size limit, the
+per-address rate limits, and errors as JSON with their HTTP status.
+
+It sits below the services (the game server, the anotador, the Repaso) so that their routers
+share these pieces without importing each other.
+"""
+
+from fichaflow.http.body import read_json
+from fichaflow.http.errors import ErrorRoute, error_body, error_response
+from fichaflow.http.limits import HttpLimits
+
+__all__ = ["ErrorRoute", "HttpLimits", "error_body", "error_response", "read_json"]

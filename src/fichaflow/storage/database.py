@@ -1,0 +1,77 @@
+"""The database's connection and schema: an engine set up for SQLite or PostgreSQL, the
+migrations that bring its schema up to date, and the thread pool the event loop reads through.
+
+The migrations (Alembic, in ``migrations/``) create every service's tables; they are written by
+hand as plain DDL, so they import no service's models.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+T = TypeVar("T")
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode, foreign keys and a busy timeout, and its
+    folder is created if missing."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        # let SQLAlchemy issue BEGIN itself, so that savepoints work (pysqlite's own
+        # transaction handling would get in their way)
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={sqlite_synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN")
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision (creating it on a fresh database)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Database:
+    """The database behind one server, used from the event loop: blocking work on it runs in a
+    small pool of threads."""
+
+    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
+        self.url = url
+        self.engine = make_engine(url, sqlite_synchronous)
+        self._pool = ThreadPoolExecutor(2, thread_name_prefix="fichaflow-db")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.engine.dispose()
