@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fichaflow.core.hand import DRAW, PASS, Hand, Move
 from fichaflow.core.rules import Rules
-from fichaflow.core.tiles import ALL_TILES, SUIT, bits, parse
+from fichaflow.core.tiles import ALL_TILES, DOUBLES, SUIT, bits, parse
 from fichaflow.core.view import PublicTurn, SeatView, hand_view
 from fichaflow.search.sampler import Sample, Sampler, sample_deals
 from tests.search.helpers import ALL_PRESETS, MODE_PRESETS, new_hand
@@ -172,3 +172,25 @@ def test_observed_heavy_play_makes_a_deal_more_likely() -> None:
         sample = Sample(list(hand.hands), [], start, [])
         weights.append(sampler.likelihood(sample))
     assert weights[0] > weights[1] > 0
+
+
+@pytest.mark.parametrize("led", [False, True])
+def test_under_doble_mayor_nobody_is_dealt_a_tile_above_the_salida(led: bool) -> None:
+    """Tres under doble_mayor: seat 0 must lead 4-4, the highest tile dealt to a player, so 5-5
+    and 6-6 stayed in the montón; the samples say so before the lead and after it."""
+    rules = Rules.make("tres", first_lead="doble_mayor")
+    hands = ["4-4 1-0 2-0 3-0 2-1 3-1 4-1", "6-0 6-1 6-2 6-3 5-0 5-1 5-2",
+             "6-4 6-5 5-3 5-4 4-0 4-2 4-3"]  # fmt: skip
+    stock = [parse(t) for t in ("0-0", "1-1", "2-2", "3-3", "5-5", "6-6", "3-2")]
+    dealt = [sum(1 << parse(t) for t in h.split()) for h in hands]
+    hand = Hand(dealt, tuple(stock), 0, parse("4-4"))
+    if led:
+        hand.play(Move.lead(parse("4-4")))
+    view = hand_view(rules, hand, 1, hand_number=1)
+    above = 1 << parse("5-5") | 1 << parse("6-6")
+    other_doubles = 0
+    for sample in sample_deals(view, 300, seed=3):
+        _check_sample(view, sample)
+        assert not (sample.start[0] | sample.start[2]) & above
+        other_doubles |= (sample.start[0] | sample.start[2]) & DOUBLES
+    assert other_doubles & ~(1 << parse("4-4"))  # the montón's lower doubles were dealt around

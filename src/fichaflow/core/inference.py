@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from fichaflow.core.hand import End, EndKind, Move, blocked
+from fichaflow.core.partida import dealt_to_nobody
 from fichaflow.core.rules import FirstLead, Mode, Rules
 from fichaflow.core.scoring import HandFacts, score_hand
 from fichaflow.core.tiles import (
@@ -97,12 +98,6 @@ def salida_was_forced(view: SeatView) -> bool:
     return view.hand_number == 1 and view.rules.first_lead is not FirstLead.SORTEO
 
 
-def _rank(tile: int) -> tuple[bool, int, int]:
-    """The order ``doble_mayor`` uses to choose the salida: doubles first, then pips, then the
-    higher half."""
-    return IS_DOUBLE[tile], PIPS[tile], HALVES[tile][0]
-
-
 def deduce(view: SeatView) -> Knowledge:
     """Everything the history proves about the hidden hands, in one pass over it."""
     seats = view.rules.seats
@@ -112,11 +107,8 @@ def deduce(view: SeatView) -> Knowledge:
     line = 0
     history = view.history
     if history and history[0].kind == "play" and history[0].end is None:
-        lead = history[0]
-        if salida_was_forced(view) and view.rules.first_lead is FirstLead.DOBLE_MAYOR:
-            # The highest tile dealt to a player was led: nobody was dealt one above it.
-            above = sum(1 << t for t in range(NUM_TILES) if _rank(t) > _rank(lead.tile))
-            excluded = [above] * seats
+        # Under doble_mayor the highest tile dealt to a player was led: nobody holds one above it.
+        excluded = [dealt_to_nobody(view.rules, view.hand_number, history[0].tile)] * seats
     elif view.forced_lead is not None and not history:
         held[view.leader] |= 1 << view.forced_lead
     for turn in history:

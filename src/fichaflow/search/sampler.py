@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from fichaflow.core.inference import deduce, salida_was_forced
-from fichaflow.core.rules import FirstLead
-from fichaflow.core.tiles import HALVES, IS_DOUBLE, NUM_TILES, PIPS, SUIT, bits
+from fichaflow.core.partida import dealt_to_nobody
+from fichaflow.core.tiles import PIPS, SUIT, bits
 from fichaflow.core.view import SeatView
 
 SHED_HEAVY: Final = 0.15
@@ -90,9 +90,9 @@ class Sampler:
             lead_tile = view.history[0].tile
         elif view.forced_lead is not None:
             lead_tile = view.forced_lead
-        if lead_tile >= 0 and salida_was_forced(view) and rules.first_lead is FirstLead.DOBLE_MAYOR:
-            rank = _rank(lead_tile)
-            self.forced_above = sum(1 << t for t in range(NUM_TILES) if _rank(t) > rank)
+        if lead_tile >= 0:
+            # under doble_mayor, the tiles ranked above the first salida were dealt to nobody
+            self.forced_above = dealt_to_nobody(rules, view.hand_number, lead_tile)
         self._read_history()
         self._build_items()
 
@@ -345,11 +345,6 @@ class Sampler:
             holding[seat] &= ~bit
             first = False
         return weight
-
-
-def _rank(tile: int) -> tuple[bool, int, int]:
-    """The order ``doble_mayor`` uses to choose the salida."""
-    return IS_DOUBLE[tile], PIPS[tile], HALVES[tile][0]
 
 
 def sample_deals(view: SeatView, count: int, seed: int = 0) -> list[Sample]:
