@@ -244,6 +244,8 @@ function checkFairness(summary) {
     promised: session.promisedCommitment(state.code, number, summary.number),
     seat,
     dealt,
+    // Whether the first salida was drawn comes from the rules agreed at the mesa, not from the
+    // server's word, so that a server cannot skip the check by not announcing a sorteo.
     sorteo: summary.number === 1 && rules.first_lead === 'sorteo',
   });
 }

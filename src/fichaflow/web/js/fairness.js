@@ -67,7 +67,11 @@ export function dealFromSeed(seats, seed) {
   return { hands, stock: order.slice(HAND_SIZE * seats).map(tileFromNumber) };
 }
 
-/** Who wins the sorteo the seed draws for the first salida. */
+/**
+ * Who wins the sorteo the seed draws for the first salida: a mirror of the core's draw
+ * (core.deal.sorteo, written out in docs/records.md), held to it by tests/web/test_modules.py.
+ * The page never chooses a leader with it; it only checks the one the server announced.
+ */
 export function sorteoWinner(seats, seed) {
   const stream = new SeedStream(encoder.encode(`${seed}|sorteo`));
   let contenders = Array.from({ length: seats }, (_, i) => i);
