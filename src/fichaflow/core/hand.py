@@ -2,9 +2,9 @@
 
 A :class:`Hand` is the rules engine's position. It knows the play of a hand: legal moves with the
 end choice, forced play, drawing from the montón, dominada, tranque, capicúa and the in-play
-bonuses (pase redondo, salida pasada). It does not know scores or who leads: the partida decides
-those and hands them in. Positions are cheap to copy and every move can be taken back with
-:meth:`Hand.pop`, so bots can search them.
+bonuses (pase redondo, salida pasada), each of those decided by :mod:`fichaflow.core.inplay`. It
+does not know scores or who leads: the partida decides those and hands them in. Positions are
+cheap to copy and every move can be taken back with :meth:`Hand.pop`, so bots can search them.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Final
 
+from fichaflow.core import inplay
 from fichaflow.core.errors import IllegalMove
 from fichaflow.core.tiles import (
     ALL_TILES,
-    DOBLE_BLANCO,
     HALVES,
     PIPS,
     SUIT,
@@ -38,8 +38,8 @@ class End(IntEnum):
 
 
 def blocked(line_mask: int, left: int, right: int) -> bool:
-    """The tranque rule: no tile outside the line (in any hand or the montón) fits either end."""
-    return not (ALL_TILES & ~line_mask) & (SUIT[left] | SUIT[right])
+    """The tranque rule (:func:`fichaflow.core.inplay.tranque`) for the tiles on the line."""
+    return inplay.tranque(ALL_TILES & ~line_mask, left, right)
 
 
 PASS_TILE: Final = -1
@@ -365,8 +365,8 @@ class Hand:
                 self.right = other_half(tile, right)
             self.history.append(Turn(seat, move, left, right))
             if not self.hands[seat]:
-                capicua = left != right and left >= 0 and tile == tile_of(left, right)
-                chuchazo = tile == DOBLE_BLANCO
+                capicua = inplay.capicua(tile, left, right)
+                chuchazo = inplay.chuchazo(tile)
                 self.result = HandEnd(EndKind.DOMINO, seat, tile, capicua, chuchazo)
             elif blocked(self.line_mask, self.left, self.right):
                 self.result = HandEnd(EndKind.TRANQUE, seat, tile)
@@ -380,10 +380,10 @@ class Hand:
             self.history.append(Turn(seat, move, left, right, drawn))
         else:
             self.history.append(Turn(seat, move, left, right))
-            if seat == (self.leader + 1) % self.seats and self.line_mask.bit_count() == 1:
+            if inplay.salida_pasada(seat, self.leader, self.seats, self.line_mask.bit_count()):
                 self.salida_pasada = True
             self.run_passes += 1
-            if self.run_from >= 0 and self.run_passes == self.seats - 1:
+            if inplay.pase_redondo(self.run_from, self.run_passes, self.seats):
                 self.pase_redondo.append(self.run_from)
             self.turn = (seat + 1) % self.seats
 
@@ -402,7 +402,7 @@ class Hand:
             self.hands[seat],
         ) = self._undo.pop()
         turn = self.history.pop()
-        if turn.move.is_pass and self.run_from >= 0 and self.run_passes == self.seats - 1:
+        if turn.move.is_pass and inplay.pase_redondo(self.run_from, self.run_passes, self.seats):
             self.pase_redondo.pop()
         self.run_from, self.run_passes = run_from, run_passes
         self.turn = seat

@@ -38,6 +38,11 @@ SUIT: Final[tuple[int, ...]] = tuple(
     sum(1 << t for t in range(NUM_TILES) if n in HALVES[t]) for n in range(MAX_HALF + 1)
 )
 """``SUIT[n]`` is the set of the seven tiles that show the number ``n``."""
+SUIT_PAIR: Final[tuple[int, ...]] = tuple(
+    SUIT[a] | SUIT[b] for a in range(MAX_HALF + 1) for b in range(MAX_HALF + 1)
+)
+"""``SUIT_PAIR[a * 7 + b]``: every tile that shows ``a`` or ``b``, so every tile that fits one of
+two open ends ``a`` and ``b``."""
 
 COCHINA: Final = tile_of(6, 6)
 DOBLE_BLANCO: Final = tile_of(0, 0)

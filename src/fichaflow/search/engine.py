@@ -4,6 +4,8 @@ The rules engine (:class:`fichaflow.core.hand.Hand`) explains and checks every m
 plays them, as fast as Python allows, for bots that look at many thousands of positions per
 decision. It keeps the same rules (forced play, the montón and its draws, the end choice, dominada,
 tranque, capicúa, pase redondo, salida pasada) and the tests replay the same hands through both.
+The in-play rules are not written here: :meth:`FastHand.make` calls :mod:`fichaflow.core.inplay`,
+and the playouts read tables built from it (:mod:`fichaflow.search.tables`).
 
 A move is an int: ``PASS`` (-1), ``DRAW`` (-2) or ``tile * 2 + side``. After the lead ``side`` is
 the end (0 left, 1 right); on the lead it says which half shows on the left (0 the higher, 1 the
@@ -17,18 +19,23 @@ from typing import Final, NamedTuple
 
 from fichaflow.core.hand import DRAW as CORE_DRAW
 from fichaflow.core.hand import PASS as CORE_PASS
-from fichaflow.core.hand import End, EndKind, Hand, Move, blocked
-from fichaflow.core.tiles import ALL_TILES, PIPS, SUIT, tile_of
+from fichaflow.core.hand import End, EndKind, Hand, Move
+from fichaflow.core.inplay import capicua, chuchazo, pase_redondo, salida_pasada, tranque
+from fichaflow.core.tiles import ALL_TILES, PIPS, SUIT, SUIT_PAIR
 from fichaflow.search.tables import (
+    CAPICUA_TILES,
+    CHUCHAZO_TILES,
     HALF_BITS,
     HI,
+    KEEPS_OPEN,
     LO,
     LOW_MASK,
     NEXT,
     OTHER,
+    PASE_REDONDO_PASSES,
     PIPS_HIGH,
     PIPS_LOW,
-    SUIT_PAIR,
+    SALIDA_PASADA_OFF,
     heaviest,
 )
 
@@ -54,6 +61,10 @@ class EndKey(NamedTuple):
     pase_redondo: tuple[int, ...]
     salida_pasada: bool
 
+
+_new_key: Final = tuple.__new__
+"""Builds an :class:`EndKey` without the Python-level ``EndKey.__new__``: the playouts return one
+per hand, and the named constructor cost them about 5% of their speed."""
 
 _STRIDE: Final = 8
 _MAX_PLY: Final = 200  # a hand has at most 28 plays, 21 draws and a pass per turn between plays
@@ -266,9 +277,9 @@ class FastHand:
                 self.end_kind = DOMINO
                 self.end_seat = seat
                 self.end_tile = tile
-                self.capicua = left != right and left >= 0 and tile == tile_of(left, right)
-                self.chuchazo = tile == 0
-            elif blocked(ALL_TILES ^ self.out, self.left, self.right):
+                self.capicua = capicua(tile, left, right)
+                self.chuchazo = chuchazo(tile)
+            elif tranque(self.out, self.left, self.right):
                 self.end_kind = TRANQUE
                 self.end_seat = seat
                 self.end_tile = tile
@@ -283,10 +294,10 @@ class FastHand:
             self.hands[seat] |= 1 << tile
             self.pips[seat] += PIPS[tile]
         else:
-            if seat == (self.leader + 1) % self.seats and self.placed == 1:
+            if salida_pasada(seat, self.leader, self.seats, self.placed):
                 self.salida_pasada = True
             self.run_passes += 1
-            if self.run_from >= 0 and self.run_passes == self.seats - 1:
+            if pase_redondo(self.run_from, self.run_passes, self.seats):
                 self.pase_redondo.append(self.run_from)
             self.turn = (seat + 1) % self.seats
 
@@ -351,10 +362,12 @@ class FastHand:
         left, right = self.left, self.right
         out = self.out
         leader = self.leader
-        after_leader = after[leader]
         run_from, run_passes = self.run_from, self.run_passes
-        pase_redondo = self.pase_redondo.copy()
-        salida_pasada = self.salida_pasada
+        redondos = self.pase_redondo.copy()
+        passed_salida = self.salida_pasada
+        # The in-play rules of core.inplay, as tables built from them (see search.tables).
+        salida_pasada_at = SALIDA_PASADA_OFF[n][leader]
+        pase_redondo_at = PASE_REDONDO_PASSES[n]
         if left < 0:
             hand = hands[turn]
             mask = hand if self.forced_lead < 0 else hand & (1 << self.forced_lead)
@@ -385,11 +398,12 @@ class FastHand:
                 if not mask:
                     if trace is not None:
                         trace.append(PASS)
-                    if turn == after_leader and out.bit_count() == 27:
-                        salida_pasada = True  # the first pass, on the salida itself
+                    salida = salida_pasada_at[turn]
+                    if salida and salida >> out.bit_count() & 1:
+                        passed_salida = True
                     run_passes += 1
-                    if run_passes == n - 1 and run_from >= 0:
-                        pase_redondo.append(run_from)
+                    if pase_redondo_at[run_from + 1] >> run_passes & 1:
+                        redondos.append(run_from)
                     turn = after[turn]
                     continue
             if mask & (mask - 1):
@@ -411,11 +425,12 @@ class FastHand:
             if not hand:
                 if trace is not None:
                     trace.append(tile * 2 + int(not SUIT[left] & bit))
-                capicua = left != right and tile == tile_of(left, right)
-                return EndKey(
-                    DOMINO, turn, _pips_of(hands), leader, capicua, tile == 0,
-                    tuple(pase_redondo), salida_pasada,
-                )  # fmt: skip
+                return _new_key(EndKey, (
+                    DOMINO, turn, _pips_of(hands), leader,
+                    CAPICUA_TILES[left * 7 + right] >> tile & 1 == 1,
+                    CHUCHAZO_TILES >> tile & 1 == 1,
+                    tuple(redondos), passed_salida,
+                ))  # fmt: skip
             out ^= bit
             if SUIT[left] & bit and not (SUIT[right] & bit and rand() < 0.5):
                 left = OTHER[tile * 7 + left]
@@ -425,11 +440,11 @@ class FastHand:
                 right = OTHER[tile * 7 + right]
                 if trace is not None:
                     trace.append(tile * 2 + 1)
-            if not out & SUIT_PAIR[left * 7 + right]:  # core.hand.blocked, inlined for speed
-                return EndKey(
+            if not out & KEEPS_OPEN[left * 7 + right]:
+                return _new_key(EndKey, (
                     TRANQUE, turn, _pips_of(hands), leader, False, False,
-                    tuple(pase_redondo), salida_pasada,
-                )  # fmt: skip
+                    tuple(redondos), passed_salida,
+                ))  # fmt: skip
             run_from = turn
             run_passes = 0
             turn = after[turn]

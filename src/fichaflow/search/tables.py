@@ -1,14 +1,19 @@
-"""Look-up tables the search engine reads in its inner loops, built once from the core's tiles.
+"""Look-up tables the search engine reads in its inner loops, built once from the core's tiles
+and in-play rules.
 
 Everything is a flat tuple indexed by small integers, so that a playout step is a handful of
-index operations on Python ints, with no objects created.
+index operations on Python ints, with no objects created. The in-play rules are tabulated by
+calling :mod:`fichaflow.core.inplay` over every case a playout can meet: a playout cannot afford
+a function call per tile or per pass (it cost about 10% of its speed), and a table built from
+the rule itself cannot drift from it.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from fichaflow.core.tiles import HALVES, NUM_TILES, PIPS, SUIT
+from fichaflow.core import inplay
+from fichaflow.core.tiles import HALVES, MAX_HALF, NUM_TILES, PIPS
 
 OTHER: Final[tuple[int, ...]] = tuple(
     (b if a == n else (a if b == n else -1)) for a, b in HALVES for n in range(7)
@@ -17,9 +22,6 @@ OTHER: Final[tuple[int, ...]] = tuple(
 
 HI: Final[tuple[int, ...]] = tuple(a for a, _ in HALVES)
 LO: Final[tuple[int, ...]] = tuple(b for _, b in HALVES)
-
-SUIT_PAIR: Final[tuple[int, ...]] = tuple(SUIT[a] | SUIT[b] for a in range(7) for b in range(7))
-"""``SUIT_PAIR[left * 7 + right]``: every tile that fits one of the two open ends."""
 
 HALF_BITS: Final = 14
 
@@ -68,3 +70,52 @@ NEXT: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((s + 1) % n for s in range(n)) if n else () for n in range(5)
 )
 """``NEXT[seats][seat]``: who plays after ``seat`` at a table of ``seats``."""
+
+MAX_SEATS: Final = 4
+
+_ENDS: Final = tuple((a, b) for a in range(MAX_HALF + 1) for b in range(MAX_HALF + 1))
+_TILES: Final = range(NUM_TILES)
+_COUNTS: Final = range(2 * NUM_TILES)  # more than any count of tiles placed or passes in a row
+
+KEEPS_OPEN: Final[tuple[int, ...]] = tuple(
+    sum(1 << t for t in _TILES if not inplay.tranque(1 << t, a, b)) for a, b in _ENDS
+)
+"""``KEEPS_OPEN[left * 7 + right]``: the tiles that, while off the line, keep these ends from a
+tranque. A tranque is the absence of every such tile: ``not out & KEEPS_OPEN[...]``."""
+
+CAPICUA_TILES: Final[tuple[int, ...]] = tuple(
+    sum(1 << t for t in _TILES if inplay.capicua(t, a, b)) for a, b in _ENDS
+)
+"""``CAPICUA_TILES[left * 7 + right]``: the last tiles that make a dominada on these ends a
+capicúa."""
+
+CHUCHAZO_TILES: Final = sum(1 << t for t in _TILES if inplay.chuchazo(t))
+"""The last tiles that make a dominada a chuchazo."""
+
+SALIDA_PASADA_OFF: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(
+        tuple(
+            sum(
+                1 << k
+                for k in range(NUM_TILES + 1)
+                if inplay.salida_pasada(seat, leader, n, NUM_TILES - k)
+            )
+            for seat in range(n)
+        )
+        for leader in range(n)
+    )
+    for n in range(MAX_SEATS + 1)
+)
+"""``SALIDA_PASADA_OFF[seats][leader][seat]``: when ``seat``'s pass is a salida pasada, by the
+count of tiles off the line (bit ``k``: ``k`` tiles are in the hands and the montón); 0 for a
+seat whose pass never is one."""
+
+PASE_REDONDO_PASSES: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(
+        sum(1 << k for k in _COUNTS if inplay.pase_redondo(run_from, k, n))
+        for run_from in range(-1, n)
+    )
+    for n in range(MAX_SEATS + 1)
+)
+"""``PASE_REDONDO_PASSES[seats][run_from + 1]``: the counts of passes in a row since ``run_from``
+placed a tile (bit ``k``) that complete a pase redondo for them."""
