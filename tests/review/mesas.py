@@ -4,7 +4,6 @@ comes round at a mesa of bots."""
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from tests.server.kit import Client, ServerProcess, create_mesa
@@ -45,21 +44,19 @@ async def my_turn_against_bots(server: ServerProcess) -> tuple[str, str, dict[st
     ana = Client(server, mesa["code"], mesa["token"])
     await ana.connect()
     await ana.send({"type": "start"})
-    deadline = time.monotonic() + 60
     answered: tuple[int, int] | None = None
-    while time.monotonic() < deadline:
-        await asyncio.sleep(0.2)
-        view = ana.last_view()
-        if view is None:
-            continue
-        at = (view["hand_number"], len(view["history"]))
-        if view["ended"] and answered != at:
-            answered = at
-            await ana.send({"type": "ready"})
-        elif view["turn"] == 0 and len(view["legal"]) > 1:
-            await ana.close()
-            return str(mesa["code"]), str(mesa["token"]), view
-        elif view["turn"] == 0 and view["legal"] and answered != at:
-            answered = at
-            await ana.send({"type": "play", "move": view["legal"][0]})
-    raise AssertionError("Ana never had a choice to make")
+    async with asyncio.timeout(60):
+        while True:
+            view = (await ana.inbox.get()).get("view")
+            if view is None:
+                continue
+            at = (view["hand_number"], len(view["history"]))
+            if view["ended"] and answered != at:
+                answered = at
+                await ana.send({"type": "ready"})
+            elif view["turn"] == 0 and len(view["legal"]) > 1:
+                await ana.close()
+                return str(mesa["code"]), str(mesa["token"]), view
+            elif view["turn"] == 0 and view["legal"] and answered != at:
+                answered = at
+                await ana.send({"type": "play", "move": view["legal"][0]})

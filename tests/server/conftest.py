@@ -11,9 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.kit import ServerProcess, postgres_schema_url
+from fichaflow.server.settings import TEST_SEED_ENV
+from tests.server.kit import TEST_SEED, ServerProcess, postgres_schema_url
 
 POSTGRES_ENV = "FICHAFLOW_TEST_POSTGRES_URL"
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Services run inside a test deal and play their bots from the tests' seed, as the test
+    servers do (tests.server.kit.ServerProcess): each deal is ``known_deal(seats)``."""
+    monkeypatch.setenv(TEST_SEED_ENV, TEST_SEED)
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +49,7 @@ def database_url(
 
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[ServerProcess]:
-    """One server per test module and database; each test makes mesas of its own."""
-    with ServerProcess(database_url) as process:
+    """One server per test module and database, dealing from the tests' seed; each test makes
+    mesas of its own."""
+    with ServerProcess(database_url, seed=TEST_SEED) as process:
         yield process

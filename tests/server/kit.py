@@ -23,7 +23,24 @@ import httpx
 import websockets
 from sqlalchemy import create_engine, text
 
+from fichaflow.core.deal import Deal
+from fichaflow.server.settings import TEST_SEED_ENV, fixed_deal_seed
+
 SEND_SPACING = 0.06
+TEST_SEED = "fichaflow-tests"
+"""The seed the server tests' servers run with (``FICHAFLOW_TEST_SEED``): every hand they deal is
+``known_deal(seats)`` and every bot's move is fixed by its view, so a test can say exactly what
+happens. (Tests that look for a situation over many hands, as some browser tests do, need the
+deals to differ: their servers keep secret seeds.)"""
+
+
+def known_deal(seats: int, seed: str = TEST_SEED) -> Deal:
+    """The deal of every hand at a test server started with ``seed``."""
+    deal_seed = fixed_deal_seed(seed)
+    assert deal_seed is not None
+    return Deal.from_seed(seats, deal_seed)
+
+
 SERVE = [sys.executable, "-c", "from fichaflow.cli import main; main()", "serve"]
 
 
@@ -70,8 +87,10 @@ class ServerProcess:
         port: int | None = None,
         http_limit: int = 0,
         log: Path | None = None,
+        seed: str | None = None,
     ) -> None:
         self.database_url = database_url
+        self.seed = seed  # None: secret deal seeds, as in real play; else see TEST_SEED
         self.port = port or free_port()
         self.http_limit = http_limit  # tests create mesas faster than people do: no limit
         # What the server prints goes to a file (a pipe nobody reads could fill and stop it);
@@ -101,6 +120,9 @@ class ServerProcess:
             str(self.http_limit),
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop(TEST_SEED_ENV, None)
+        if self.seed is not None:
+            env[TEST_SEED_ENV] = self.seed
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
         if not wait_until_serving(self.url, self.process, timeout):
@@ -162,6 +184,19 @@ async def get_json(server: ServerProcess, path: str) -> dict[str, Any]:
         return dict(response.json())
 
 
+async def until(condition: Callable[[], bool], timeout: float = 30) -> None:
+    """Wait until ``condition()`` holds (checked as the other tasks run), at most ``timeout``
+    seconds: a test waits for what it needs, never for a guessed length of time."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def all_told_partida_over(clients: list[Client], timeout: float = 30) -> None:
+    """Wait until every one of ``clients`` has been told the partida is over."""
+    await asyncio.wait_for(asyncio.gather(*(c.partida_over.wait() for c in clients)), timeout)
+
+
 class Client:
     """One WebSocket client of a mesa. It keeps every message it receives (``log``), and, with
     ``autoplay``, plays a random legal move whenever its view says it is its turn and says it is
@@ -185,6 +220,7 @@ class Client:
         self.ws: Any = None
         self.seat: int | None = None
         self.welcomes = 0
+        self.drops = 0  # connections lost (the server went away, or closed this one)
         self.partida_over = asyncio.Event()
         self.closed = asyncio.Event()
         self.close_code: int | None = None
@@ -212,6 +248,7 @@ class Client:
                 self.close_code = self.ws.close_code
             except (websockets.ConnectionClosed, OSError):
                 self.close_code = getattr(self.ws, "close_code", None)
+            self.drops += 1
             if not self.reconnect:
                 self.closed.set()
                 return

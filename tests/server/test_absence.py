@@ -25,17 +25,26 @@ def test_an_absent_player_is_waited_for_then_replaced_then_back(server: ServerPr
         await host.expect("mesa", where=lambda m: not m["mesa"]["seats"][0]["connected"])
         await host.send({"type": "start"})
         start = await host.expect("hand_start")
-        # the mesa waits: the bot plays at most until it is Ana's turn, then nothing moves
-        if start["view"]["turn"] != 0:
-            await host.expect("move", where=lambda m: m["view"]["turn"] == 0)
+        # the mesa waits: in the tests' deal Ana's seat 0 holds the 6-6 and leads, so nothing moves
+        assert start["view"]["turn"] == 0
         count = len([m for m in host.log if m["type"] == "move"])
+        assert count == 0
         error = await host.ask({"type": "seat_bot", "seat": 0, "bot": "tirapuntos"})
         assert is_spanish_error(error, "server.grace")
-        await asyncio.sleep(2.1)
-        assert len([m for m in host.log if m["type"] == "move"]) == count  # still waiting
-        assert not any(m["move"]["seat"] == 0 for m in host.log if m["type"] == "move")
-        # after the grace period the host gives the seat to a bot, and it plays for Ana
-        await host.send({"type": "seat_bot", "seat": 0, "bot": "tirapuntos"})
+        # the host asks again until the grace period (2 s) is over: until then each request is
+        # refused the same way and nothing moves
+        refusals = 1
+        while True:
+            ref = f"bot{refusals}"
+            await host.send({"type": "seat_bot", "seat": 0, "bot": "tirapuntos", "ref": ref})
+            await host.ping()  # the server has answered the request by now
+            errors = [m for m in host.log if m["type"] == "error" and m.get("ref") == ref]
+            if not errors:
+                break
+            assert is_spanish_error(errors[0], "server.grace")
+            assert len([m for m in host.log if m["type"] == "move"]) == count  # still waiting
+            refusals += 1
+        # after the grace period the seat goes to a bot, and it plays for Ana
         state = await host.expect("mesa", where=lambda m: m["mesa"]["seats"][0]["substitute"])
         assert state["mesa"]["seats"][0]["bot"] == "tirapuntos"
         await host.expect("move", where=lambda m: m["move"]["seat"] == 0)
@@ -66,12 +75,11 @@ def test_the_turn_timer_plays_for_a_late_seat_and_says_so(server: ServerProcess)
         await ana.connect()
         await ana.send({"type": "start"})
         start = await ana.expect("hand_start")
-        # Ana does nothing: when her turn comes the deadline is announced, then her move is
-        # made for her and everybody is told it was the timer
-        waiting = start
-        if start["view"]["turn"] != 0:
-            waiting = await ana.expect("move", where=lambda m: m["view"]["turn"] == 0)
-        assert waiting["turn_deadline"] is not None
+        # Ana does nothing: the deadline of her turn is announced, then her move is made for
+        # her and everybody is told it was the timer
+        # (in the tests' deal her seat 0 holds the 6-6: she leads)
+        assert start["view"]["turn"] == 0
+        assert start["turn_deadline"] is not None
         timed = await ana.expect("move", 15, lambda m: m["move"]["seat"] == 0)
         assert timed["move"]["timed_out"] is True
         await ana.close()

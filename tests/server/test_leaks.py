@@ -19,7 +19,14 @@ from fichaflow.core import record
 from fichaflow.core.hand import Hand
 from fichaflow.core.tiles import HALVES, bits, name, tile_of
 from fichaflow.server.fairness import verify_record
-from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
+from tests.server.kit import (
+    Client,
+    ServerProcess,
+    all_told_partida_over,
+    create_mesa,
+    get_json,
+    join,
+)
 
 TILE = re.compile(r"^([0-6])-([0-6])(:left|:right)?$")
 # Public by the rules: the tiles turned up in a sorteo (before the shuffle), and the tile the
@@ -116,7 +123,7 @@ def test_no_message_names_a_tile_its_receiver_may_not_see(server: ServerProcess)
             await client.connect()
         await host.send({"type": "start"})
         await asyncio.wait_for(host.partida_over.wait(), 150)
-        await asyncio.sleep(0.2)
+        await all_told_partida_over(clients)
         for client in clients:
             await client.close()
         saved = await get_json(server, f"/api/mesas/{code}/partidas/1/record")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.kit import Client, ServerProcess, get_json, is_spanish_error
+from tests.server.kit import TEST_SEED, Client, ServerProcess, get_json, is_spanish_error
 
 LIMIT = 3
 BODY = {"rules": "mano_a_mano", "seats": [None, None], "name": "Ana", "seat": 0}
@@ -18,7 +18,9 @@ BODY = {"rules": "mano_a_mano", "seats": [None, None], "name": "Ana", "seat": 0}
 
 @pytest.fixture
 def strict_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with ServerProcess(f"sqlite:///{tmp_path / 'limits.sqlite3'}", http_limit=LIMIT) as server:
+    with ServerProcess(
+        f"sqlite:///{tmp_path / 'limits.sqlite3'}", http_limit=LIMIT, seed=TEST_SEED
+    ) as server:
         yield server
 
 

@@ -14,7 +14,14 @@ from fichaflow.core import record
 from fichaflow.core.deal import Deal
 from fichaflow.core.tiles import bits, name
 from fichaflow.server.fairness import commitment
-from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
+from tests.server.kit import (
+    Client,
+    ServerProcess,
+    all_told_partida_over,
+    create_mesa,
+    get_json,
+    join,
+)
 
 VERIFY = [sys.executable, "-c", "from fichaflow.cli import main; main()", "verify"]
 
@@ -35,7 +42,7 @@ async def play_partida(server: ServerProcess, rules: Any, bots: list[str | None]
         await client.connect()
     await host.send({"type": "start"})
     await asyncio.wait_for(host.partida_over.wait(), 120)
-    await asyncio.sleep(0.2)
+    await all_told_partida_over([*people, miron])
     for client in [*people, miron, host]:
         await client.close()
     return {"code": code, "people": people, "miron": miron, "host": host}
@@ -101,15 +108,17 @@ def test_a_player_who_reconnects_gets_the_whole_state(server: ServerProcess) -> 
             server, rules="mano_a_mano", seats=[None, "tirafichas"], name="Ana", seat=0
         )
         code, token = created["code"], created["token"]
-        ana = Client(server, code, token)
+        ana, watcher = Client(server, code, token), Client(server, code)
         await ana.connect()
+        await watcher.connect()
         await ana.send({"type": "start"})
         started = await ana.expect("hand_start")
         view = started["view"]
         assert view["seat"] == 0 and len(view["tiles"]) >= 7
-        # Ana goes away (her turn may be waiting) and comes back with her token
+        # Ana goes away (her turn may be waiting) and, once the mesa has seen her go, comes
+        # back with her token
         await ana.close()
-        await asyncio.sleep(0.3)
+        await watcher.expect("mesa", where=lambda m: not m["mesa"]["seats"][0]["connected"])
         back = Client(server, code, token)
         welcome = await back.connect()
         assert welcome["role"] == "player" and welcome["you"]["seat"] == 0

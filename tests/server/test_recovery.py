@@ -10,7 +10,16 @@ from typing import Any
 from fichaflow.core import record
 from fichaflow.core.view import hand_view
 from fichaflow.server.fairness import verify_record
-from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
+from tests.server.kit import (
+    TEST_SEED,
+    Client,
+    ServerProcess,
+    all_told_partida_over,
+    create_mesa,
+    get_json,
+    join,
+    until,
+)
 
 TABLES: list[tuple[dict[str, Any], list[str | None]]] = [
     ({"preset": "venezuela", "target": 40}, [None, "tirapuntos", None, "tirafichas"]),
@@ -30,7 +39,7 @@ def latest_views(client: Client) -> dict[int, dict[str, Any]]:
 
 
 def test_a_killed_server_loses_no_accepted_move(database_url: str) -> None:
-    server = ServerProcess(database_url)
+    server = ServerProcess(database_url, seed=TEST_SEED)
     server.start()
 
     async def scenario() -> None:
@@ -56,8 +65,7 @@ def test_a_killed_server_loses_no_accepted_move(database_url: str) -> None:
         def moves_seen() -> int:
             return sum(1 for _, host, _ in mesas for m in host.log if m["type"] == "move")
 
-        while moves_seen() < 60:
-            await asyncio.sleep(0.01)
+        await until(lambda: moves_seen() >= 60, 150)
         server.kill()
         told = {
             (code, id(client)): (latest_views(client), max(m.get("seq", 0) for m in client.log))
@@ -65,7 +73,8 @@ def test_a_killed_server_loses_no_accepted_move(database_url: str) -> None:
             for client in clients
         }
         before = {id(client): client.welcomes for _, _, clients in mesas for client in clients}
-        await asyncio.sleep(0.5)
+        everyone = [client for _, _, clients in mesas for client in clients]
+        await until(lambda: all(client.drops for client in everyone))  # all saw it go
         server.start()
         for code, host, _ in mesas:
             try:
@@ -78,7 +87,7 @@ def test_a_killed_server_loses_no_accepted_move(database_url: str) -> None:
                     f"the host's last messages {seen}; the server said:\n"
                     f"{server.log.read_text()[-4000:]}"
                 ) from None
-        await asyncio.sleep(0.2)
+        await all_told_partida_over(everyone)
         for code, _, clients in mesas:
             for client in clients:
                 await client.close()

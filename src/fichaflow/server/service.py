@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from fichaflow.server.botpool import BotPool
 from fichaflow.server.fairness import new_seed
 from fichaflow.server.hub import Connection
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
+from fichaflow.server.settings import bot_seed
 
 log = logging.getLogger(__name__)
 
@@ -497,7 +497,7 @@ class TableService:
         view = seat_view(mesa.partida, seat)
         assert view is not None
         try:
-            move = await self.bots.choose(bot, secrets.randbits(32), view)
+            move = await self.bots.choose(bot, bot_seed(), view)
         except Exception:
             log.exception("bot %s failed at mesa %s; it plays its first legal move", bot, mesa.code)
             move = view.legal[0]

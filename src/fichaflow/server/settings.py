@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +55,34 @@ def network_addresses() -> list[str]:
         if not address.startswith("127."):
             found.append(address)
     return found
+
+
+TEST_SEED_ENV = "FICHAFLOW_TEST_SEED"
+"""For tests only. With this environment variable set, every hand the server deals comes from one
+seed made from its value, and every bot move from one bot seed, so that a test knows each deal and
+each bot's answer in advance and can assert exactly what happens. Without it (always, in real
+play) deal seeds are secret, from the operating system's generator. Either way the commitment is
+published before the deal and the seed revealed at the end, so test partidas verify like any."""
+
+
+def _fixed_seed(purpose: str, value: str | None) -> bytes | None:
+    if value is None:
+        value = os.environ.get(TEST_SEED_ENV)
+    return hashlib.sha256(f"{purpose}|{value}".encode()).digest() if value else None
+
+
+def fixed_deal_seed(value: str | None = None) -> str | None:
+    """The deal seed (64 hex digits) made from ``value``, by default ``FICHAFLOW_TEST_SEED``'s;
+    None when neither is set: the server draws a secret seed."""
+    seed = _fixed_seed("deal", value)
+    return seed.hex() if seed else None
+
+
+def bot_seed() -> int:
+    """A bot's seed for one move: fixed by ``FICHAFLOW_TEST_SEED`` in tests, else random (a bot's
+    seed only breaks its ties; it need not be secret)."""
+    seed = _fixed_seed("bot", None)
+    return int.from_bytes(seed[:4], "big") if seed else secrets.randbits(32)
 
 
 @dataclass(frozen=True, slots=True)
