@@ -69,3 +69,19 @@ def test_every_key_the_anotador_and_the_repaso_ask_for_is_in_the_catalogue() -> 
         assert len(asked) > 15, page
         missing = sorted(k for k in asked if not i18n.has(f"{page}.{k}"))
         assert missing == [], page
+
+
+def test_the_catalogue_module_is_the_bottom_layer() -> None:
+    """The pure core reads its words from here, so this module may import nothing of FichaFlow's."""
+    import ast
+
+    tree = ast.parse(Path(i18n.__file__).read_text(encoding="utf-8"))
+    imported = [
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in (
+            [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        )
+    ]
+    assert imported and not [n for n in imported if n.startswith("fichaflow")]

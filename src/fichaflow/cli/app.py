@@ -10,7 +10,7 @@ import click
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
 
-LANGS = ("es", "en")
+LANGS = i18n.LANGUAGES
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

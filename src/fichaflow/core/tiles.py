@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
 
 NUM_TILES: Final = 28
@@ -46,9 +47,6 @@ two open ends ``a`` and ``b``."""
 
 COCHINA: Final = tile_of(6, 6)
 DOBLE_BLANCO: Final = tile_of(0, 0)
-
-NUMBER_NAMES_ES: Final = ("blanco", "uno", "dos", "tres", "cuatro", "cinco", "seis")
-NUMBER_NAMES_EN: Final = ("blank", "one", "two", "three", "four", "five", "six")
 
 
 def other_half(tile: int, number: int) -> int:
@@ -91,9 +89,8 @@ def name(tile: int) -> str:
 
 def spoken(tile: int, lang: str = "es") -> str:
     """The accessible name of a tile: ``seis-cuatro`` (``six-four`` in English)."""
-    names = NUMBER_NAMES_EN if lang == "en" else NUMBER_NAMES_ES
     hi, lo = HALVES[tile]
-    return f"{names[hi]}-{names[lo]}"
+    return f"{i18n.text(f'number.{hi}', lang)}-{i18n.text(f'number.{lo}', lang)}"
 
 
 def parse_halves(text: str) -> tuple[int, int]:
