@@ -602,7 +602,7 @@ function openMenu() {
     el("h3", {}, t("players")),
     standingsTable(s.standings.players, (row) => row.name),
     s.standings.pairs.length ? el("h3", {}, t("pairs")) : null,
-    s.standings.pairs.length ? standingsTable(s.standings.pairs, (row) => row.names.join(" y ")) : null,
+    s.standings.pairs.length ? standingsTable(s.standings.pairs, (row) => t("pair_names", { a: row.names[0], b: row.names[1] })) : null,
   );
   $("menu").showModal();
 }
