@@ -21,7 +21,7 @@ from typing import Any
 from fichaflow.core.deal import Deal
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
-from fichaflow.core.view import seat_view, seat_views
+from fichaflow.core.view import TurnJson, seat_view, seat_views
 from fichaflow.server.wire import json_text
 
 MODES = ("venezuela", "mano_a_mano", "tres")
@@ -65,7 +65,7 @@ def alone(partida: Partida, seats: tuple[int | None, ...]) -> list[str]:
 
 def together(partida: Partida, seats: tuple[int | None, ...]) -> list[str]:
     views = seat_views(partida, seats)
-    memo: dict[int, dict[str, Any]] = {}
+    memo: dict[int, TurnJson] = {}
     return [json_text({"view": views[seat].to_json(memo)}) for seat in seats]
 
 

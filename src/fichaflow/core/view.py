@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, Required, TypedDict
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import DRAW, PASS, End, Hand, Move, Turn
@@ -29,6 +29,45 @@ class TurnKind(StrEnum):
     DRAW = "draw"
 
 
+class _TurnDetail(TypedDict, total=False):
+    tile: str
+    end: str
+    drawn: str
+
+
+class TurnJson(_TurnDetail):
+    """A :class:`PublicTurn` as the protocol writes it (``docs/protocol.md``): ``tile`` for a
+    play (``end`` once the line has ends), ``drawn`` only in the drawer's own view, ``ends``
+    the open ends the action faced (None before the lead). ``kind`` is written as its word."""
+
+    seat: Required[int]
+    kind: Required[TurnKind]
+    ends: Required[list[int] | None]
+
+
+class ViewJson(TypedDict):
+    """A :class:`SeatView` as the protocol writes it (tiles in record notation): what every
+    client and engine receives, and what :meth:`SeatView.from_json` reads back."""
+
+    rules: dict[str, Any]
+    seat: int | None
+    hand_number: int
+    leader: int
+    forced_lead: str | None
+    turn: int
+    tiles: list[str]
+    ends: list[int] | None
+    line: list[list[int]]
+    history: list[TurnJson]
+    counts: list[int]
+    stock_left: int
+    scores: list[int]
+    players: list[str] | None
+    legal: list[str]
+    ended: bool
+    revealed: list[list[str]] | None
+
+
 @dataclass(frozen=True, slots=True)
 class PublicTurn:
     """One action as every player saw it. ``tile`` is -1 for a pass or a draw; ``drawn`` is the
@@ -43,19 +82,19 @@ class PublicTurn:
     lead_left: int | None = None
     drawn: int = -1
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
+    def to_json(self) -> TurnJson:
+        detail: _TurnDetail = {}
         if self.kind is TurnKind.PLAY:
-            out["tile"] = name(self.tile)
+            detail["tile"] = name(self.tile)
             if self.end is not None:
-                out["end"] = self.end.word
+                detail["end"] = self.end.word
             else:
                 assert self.lead_left is not None
-                out["tile"] = f"{self.lead_left}-{other_half(self.tile, self.lead_left)}"
+                detail["tile"] = f"{self.lead_left}-{other_half(self.tile, self.lead_left)}"
         if self.drawn >= 0:
-            out["drawn"] = name(self.drawn)
-        out["ends"] = [self.left, self.right] if self.left >= 0 else None
-        return out
+            detail["drawn"] = name(self.drawn)
+        ends = [self.left, self.right] if self.left >= 0 else None
+        return {"seat": self.seat, "kind": self.kind, **detail, "ends": ends}
 
 
 def _public(turn: Turn, viewer: int | None) -> PublicTurn:
@@ -101,7 +140,7 @@ class SeatView:
     def my_turn(self) -> bool:
         return self.seat is not None and self.turn == self.seat and not self.ended
 
-    def to_json(self, memo: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+    def to_json(self, memo: dict[int, TurnJson] | None = None) -> ViewJson:
         """The view as the protocol sends it (tiles in record notation). Views built together
         (:func:`seat_views`) share their public turns: pass one ``memo`` to all their
         ``to_json`` calls (while the views live) and each turn is written once."""
@@ -148,8 +187,8 @@ class SeatView:
 
 
 def _history_json(
-    history: tuple[PublicTurn, ...], memo: dict[int, dict[str, Any]] | None
-) -> list[dict[str, Any]]:
+    history: tuple[PublicTurn, ...], memo: dict[int, TurnJson] | None
+) -> list[TurnJson]:
     if memo is None:
         return [t.to_json() for t in history]
     out = []

@@ -6,7 +6,21 @@ share these pieces without importing each other.
 """
 
 from fichaflow.http.body import read_json
-from fichaflow.http.errors import ErrorRoute, error_body, error_response
+from fichaflow.http.errors import (
+    ErrorAnswer,
+    ErrorMessage,
+    ErrorRoute,
+    error_body,
+    error_response,
+)
 from fichaflow.http.limits import HttpLimits
 
-__all__ = ["ErrorRoute", "HttpLimits", "error_body", "error_response", "read_json"]
+__all__ = [
+    "ErrorAnswer",
+    "ErrorMessage",
+    "ErrorRoute",
+    "HttpLimits",
+    "error_body",
+    "error_response",
+    "read_json",
+]

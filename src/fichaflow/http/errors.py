@@ -4,11 +4,12 @@ status its code calls for."""
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from fastapi import Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from typing_extensions import TypedDict
 
 from fichaflow.core.errors import FichaFlowError
 
@@ -17,7 +18,24 @@ TOO_MANY: Final = "server.too_many"
 come back (``Retry-After``)."""
 
 
-def error_body(exc: FichaFlowError, ref: str | int | None = None) -> dict[str, Any]:
+class ErrorMessage(TypedDict):
+    """A refusal: its code, its text in Spanish and English, and the ``ref`` the client put in
+    the message that caused it (WebSocket errors; None over HTTP)."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    message_en: str
+    ref: str | int | None
+
+
+class ErrorAnswer(TypedDict):
+    """Every refused HTTP request's body: the error object under ``error``."""
+
+    error: ErrorMessage
+
+
+def error_body(exc: FichaFlowError, ref: str | int | None = None) -> ErrorMessage:
     """The error as every client reads it; ``ref`` echoes the client's own reference, if any."""
     return {
         "type": "error",

@@ -23,7 +23,7 @@ import logging
 import multiprocessing
 import os
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
@@ -50,7 +50,7 @@ does not know (from ``RecordOf``)."""
 
 T = TypeVar("T")
 
-RecordOf = Callable[[str, int], Awaitable[dict[str, Any]]]
+RecordOf = Callable[[str, int], Awaitable[Mapping[str, object]]]
 """The game's record of a mesa's partida, by the mesa's code and the partida's number."""
 PistaViewOf = Callable[[str, str], Awaitable[SeatView]]
 """The game's view for a pista: by the mesa's code and the asking player's token, the view of

@@ -7,12 +7,12 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from typing import Any
 
 import orjson
 from starlette.websockets import WebSocket
 
 from fichaflow.server.settings import MAX_MESSAGES_PER_SECOND, OUTBOX_LIMIT
+from fichaflow.server.wire import Message
 
 CLOSE_FLOOD = 1008
 CLOSE_TOO_BIG = 1009
@@ -30,8 +30,9 @@ class Connection:
         self._outbox: asyncio.Queue[str | int] = asyncio.Queue()
         self._recent: deque[float] = deque(maxlen=MAX_MESSAGES_PER_SECOND)
 
-    def send(self, message: dict[str, Any] | str) -> None:
-        """Queue a message; a client that lets too many pile up is dropped."""
+    def send(self, message: Message | str) -> None:
+        """Queue a message (or its text, when one text goes to many); a client that lets too
+        many pile up is dropped."""
         if self.closed:
             return
         if self._outbox.qsize() >= OUTBOX_LIMIT:

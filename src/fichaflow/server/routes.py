@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from functools import partial
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import FileResponse
@@ -57,11 +57,11 @@ def build_router(
     router = APIRouter(route_class=GameRoute)
 
     @router.get("/api/health")
-    async def health() -> dict[str, Any]:
+    async def health() -> wire.Health:
         return {"ok": True, "mesas": len(service.rooms)}
 
     @router.get("/api/bots")
-    async def bots_offered() -> dict[str, Any]:
+    async def bots_offered() -> wire.BotsOffered:
         return {"bots": list(PLAYER_BOTS)}
 
     @router.get("/api/presets")
@@ -69,7 +69,7 @@ def build_router(
         return presets_answer()
 
     @router.post("/api/mesas", status_code=201)
-    async def create_mesa(request: Request) -> dict[str, Any]:
+    async def create_mesa(request: Request) -> wire.CreatedMesa:
         body = await read_body(request, p.CreateMesa, "mesa")
         limits.check("create", request)
         base = str(request.base_url)
@@ -79,18 +79,18 @@ def build_router(
         return await service.create(body, base)
 
     @router.get("/api/mesas/{code}")
-    async def get_mesa(code: str) -> dict[str, Any]:
+    async def get_mesa(code: str) -> wire.MesaPublic:
         return await service.public(code)
 
     @router.post("/api/mesas/{code}/join", status_code=201)
-    async def join(code: str, request: Request) -> dict[str, Any]:
+    async def join(code: str, request: Request) -> wire.Joined:
         await service.room(code)
         body = await read_body(request, p.Join, "join")
         limits.check("join", request)
         return await service.join(code, body)
 
     @router.get("/api/mesas/{code}/partidas/{number}/record")
-    async def record(code: str, number: int) -> dict[str, Any]:
+    async def record(code: str, number: int) -> wire.PartidaRecord:
         return await service.record(code, number)
 
     @router.websocket("/ws")

@@ -62,12 +62,10 @@ class Room:
     def online(self) -> set[int]:
         return {c.person for c in self.connections if c.person is not None and not c.closed}
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> wire.MesaState:
         now = time.monotonic()
         away = {person: int(now - since) for person, since in self.away_since.items()}
-        out = wire.mesa_state(self.mesa, self.online(), away, self.deadline)
-        out["mirones"] = self.mirones()
-        return out
+        return wire.mesa_state(self.mesa, self.online(), away, self.deadline, self.mirones())
 
     def mirones(self) -> list[str | None]:
         """Who is watching: each connected person with no chair who is not in the queue (by
@@ -196,7 +194,7 @@ class TableService:
 
     # -- HTTP ------------------------------------------------------------------------------
 
-    async def create(self, request: p.CreateMesa, base_url: str) -> dict[str, Any]:
+    async def create(self, request: p.CreateMesa, base_url: str) -> wire.CreatedMesa:
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -220,7 +218,7 @@ class TableService:
             "mesa": room.state(),
         }
 
-    async def join(self, code: str, request: p.Join) -> dict[str, Any]:
+    async def join(self, code: str, request: p.Join) -> wire.Joined:
         async with self.locked(code) as room:
             person, token, changes = room.mesa.join(request.name, request.seat)
             try:
@@ -238,11 +236,11 @@ class TableService:
                 "queued": person.id in room.mesa.queue,
             }
 
-    async def public(self, code: str) -> dict[str, Any]:
+    async def public(self, code: str) -> wire.MesaPublic:
         async with self.locked(code) as room:
             return {"mesa": room.state(), "partida": wire.partida_summary(room.mesa)}
 
-    async def record(self, code: str, number: int) -> dict[str, Any]:
+    async def record(self, code: str, number: int) -> wire.PartidaRecord:
         async with self.locked(code) as room:
             if number == room.mesa.partida_number:
                 return wire.record(room.mesa)
@@ -304,11 +302,11 @@ class TableService:
             self._broadcast_mesa(room)
             self._maybe_next_hand(room)
 
-    def _welcome(self, room: Room, conn: Connection) -> dict[str, Any]:
+    def _welcome(self, room: Room, conn: Connection) -> wire.Welcome:
         mesa = room.mesa
         person = mesa.people.get(conn.person) if conn.person is not None else None
         seat = mesa.seat_of(person.id) if person is not None else None
-        you = None
+        you: wire.You | None = None
         if person is not None:
             you = {
                 "id": person.id,
@@ -510,44 +508,70 @@ class TableService:
     # -- telling everybody -----------------------------------------------------------------
 
     def _broadcast_mesa(self, room: Room, skip: Connection | None = None) -> None:
-        message = wire.json_text({"type": "mesa", "seq": room.mesa.version, "mesa": room.state()})
+        state: wire.MesaMessage = {"type": "mesa", "seq": room.mesa.version, "mesa": room.state()}
+        message = wire.json_text(state)
         for conn in room.connections:
             if conn is not skip:
                 conn.send(message)
 
-    def _per_seat(self, room: Room, message: dict[str, Any]) -> None:
-        """Send ``message`` with each connection's own view of the hand in it."""
+    def _per_seat(self, room: Room, message: wire.PerSeat) -> None:
+        """Send each connection ``message`` made with its own view of the hand."""
         mesa = room.mesa
         seat_of = {
             conn: mesa.seat_of(conn.person) if conn.person is not None else None
             for conn in room.connections
         }
         views = wire.views(mesa, set(seat_of.values()))
-        texts = {seat: wire.json_text({**message, "view": v}) for seat, v in views.items()}
+        texts = {seat: wire.json_text(message(v)) for seat, v in views.items()}
         for conn, seat in seat_of.items():
             conn.send(texts[seat])
 
     def _broadcast_hand_start(self, room: Room) -> None:
         mesa = room.mesa
         header = wire.hand_header(mesa, mesa.hands[-1])
-        message = {"type": "hand_start", "seq": mesa.version, "hand": header}
-        self._per_seat(room, {**message, "turn_deadline": room.deadline})
+        self._per_seat(
+            room,
+            lambda view: {
+                "type": "hand_start",
+                "seq": mesa.version,
+                "hand": header,
+                "turn_deadline": room.deadline,
+                "view": view,
+            },
+        )
 
     def _broadcast_move(self, room: Room, result: MoveResult) -> None:
         mesa = room.mesa
         partida = mesa.partida
         assert partida is not None
-        move = {"seat": result.seat, "move": result.notation, "timed_out": result.timed_out}
+        move: wire.MoveDone = {
+            "seat": result.seat,
+            "move": result.notation,
+            "timed_out": result.timed_out,
+        }
         if result.played is None:
             self._per_seat(
                 room,
-                {"type": "move", "seq": mesa.version, "move": move, "turn_deadline": room.deadline},
+                lambda view: {
+                    "type": "move",
+                    "seq": mesa.version,
+                    "move": move,
+                    "turn_deadline": room.deadline,
+                    "view": view,
+                },
             )
             return
         info = mesa.hands[len(partida.played) - 1]
         summary = wire.hand_summary(partida, result.played, info, mesa.partida_number)
         self._per_seat(
-            room, {"type": "hand_end", "seq": mesa.version, "move": move, "hand": summary}
+            room,
+            lambda view: {
+                "type": "hand_end",
+                "seq": mesa.version,
+                "move": move,
+                "hand": summary,
+                "view": view,
+            },
         )
         if partida.over:
             message = wire.json_text(wire.partida_end(mesa, result))

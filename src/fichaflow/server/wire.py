@@ -2,49 +2,313 @@
 
 A player's picture of a hand is always ``core.view.seat_view`` for their seat (``None`` for
 mirones); the only other tiles any message names are those of hands that have ended.
+
+Every message and HTTP answer has a named shape here (``docs/protocol.md`` in types). They are
+``TypedDict``s, not pydantic models, on purpose: messages go out at every move, and a typed dict
+costs nothing over the plain dict orjson encodes (validating pydantic models of the views would
+more than double the time spent telling a move; see ``bench/views_speed.py``). The HTTP endpoints
+declare the same types as their answers, so pydantic checks those at the edge and the OpenAPI
+document shows them. (``typing_extensions.TypedDict``: pydantic reads it on Python 3.11.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, NotRequired, cast
 
 import orjson
+from typing_extensions import TypedDict
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.explain import explain
 from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import dump, hand_dump
 from fichaflow.core.tiles import bits, name
-from fichaflow.core.view import seat_views
-from fichaflow.http import error_body
+from fichaflow.core.view import TurnJson, ViewJson, seat_views
+from fichaflow.http import ErrorMessage, error_body
 from fichaflow.server.mesa import HandInfo, Mesa, MoveResult
 
+Ref = str | int | None
+"""The ``ref`` a client put in its message, echoed in the error it caused."""
 
-def error(exc: FichaFlowError, ref: str | int | None = None) -> dict[str, Any]:
+JsonObject = dict[str, Any]
+"""A JSON object whose keys the core documents (rules as records write them, a hand's score)."""
+
+
+# -- objects -------------------------------------------------------------------------------------
+
+
+class Who(TypedDict):
+    """A person by id and name (the queue, the host)."""
+
+    id: int
+    name: str
+
+
+class SeatState(TypedDict):
+    seat: int
+    name: str | None
+    person: int | None
+    bot: str | None
+    kind: Literal["human", "bot", "empty"]
+    substitute: bool
+    connected: bool
+    away_seconds: int | None
+    ready: bool
+
+
+class MesaState(TypedDict):
+    """Everything public about a mesa (the protocol's **Mesa**)."""
+
+    code: str
+    rules: JsonObject
+    rule_options: JsonObject
+    idle_options: list[str]
+    options: JsonObject
+    seats: list[SeatState]
+    queue: list[Who]
+    host: Who | None
+    status: str
+    partida: int | None
+    turn_deadline: float | None
+    seq: int
+    mirones: list[str | None]
+
+
+class SorteoTile(TypedDict):
+    seat: int
+    tile: str
+
+
+class HandHeader(TypedDict):
+    partida: int
+    number: int
+    leader: int
+    commitment: str
+    sorteo: list[list[SorteoTile]] | None
+
+
+class RecordHand(TypedDict):
+    """One hand as a record writes it (``core.record.hand_dump``; ``docs/records.md``)."""
+
+    deal: list[list[str]]
+    stock: NotRequired[list[str]]
+    leader: int
+    moves: list[str]
+
+
+class Explanation(TypedDict):
+    es: list[str]
+    en: list[str]
+
+
+class HandSummary(RecordHand):
+    """A finished hand face up: the record's hand, then how it was dealt and scored."""
+
+    partida: int
+    number: int
+    seed: str
+    commitment: str
+    revealed: list[list[str]]
+    score: JsonObject
+    explanation: Explanation
+    scores: list[int]
+
+
+class SheetLine(TypedDict):
+    hand: int
+    gains: list[int]
+    scores: list[int]
+
+
+class PartidaSummary(TypedDict):
+    number: int
+    players: list[str]
+    rules: JsonObject
+    scores: list[int]
+    sheet: list[SheetLine]
+    hands: list[HandSummary]
+    over: bool
+    winner: int | None
+    zapato: bool
+    chancleta: bool
+
+
+class PartidaResult(TypedDict):
+    number: int
+    winner: int | None
+    scores: list[int]
+    zapato: bool
+    chancleta: bool
+
+
+class Rotation(TypedDict):
+    """A chair that changed at a partida's end: who got up and who sat down (None: a bot)."""
+
+    seat: int
+    up: int | None
+    down: int | None
+
+
+class MoveDone(TypedDict):
+    seat: int
+    move: str
+    timed_out: bool
+
+
+class You(TypedDict):
+    id: int
+    name: str
+    seat: int | None
+    host: bool
+    queued: bool
+
+
+class SeededHand(RecordHand):
+    seed: str
+    commitment: str
+
+
+class PartidaRecord(TypedDict):
+    """A partida's record (``docs/records.md``), each hand with its seed and commitment."""
+
+    rules: JsonObject
+    players: NotRequired[list[str]]
+    hands: list[SeededHand]
+    meta: NotRequired[JsonObject]
+
+
+# -- messages (server to client over the WebSocket) ----------------------------------------------
+
+
+class Welcome(TypedDict):
+    type: Literal["welcome"]
+    seq: int
+    role: Literal["player", "miron"]
+    you: You | None
+    mesa: MesaState
+    partida: PartidaSummary | None
+    hand: HandHeader | None
+    view: ViewJson | None
+
+
+class MesaMessage(TypedDict):
+    type: Literal["mesa"]
+    seq: int
+    mesa: MesaState
+
+
+class HandStart(TypedDict):
+    type: Literal["hand_start"]
+    seq: int
+    hand: HandHeader
+    turn_deadline: float | None
+    view: ViewJson | None
+
+
+class MoveMessage(TypedDict):
+    type: Literal["move"]
+    seq: int
+    move: MoveDone
+    turn_deadline: float | None
+    view: ViewJson | None
+
+
+class HandEnd(TypedDict):
+    type: Literal["hand_end"]
+    seq: int
+    move: MoveDone
+    hand: HandSummary
+    view: ViewJson | None
+
+
+class PartidaEnd(TypedDict):
+    type: Literal["partida_end"]
+    seq: int
+    partida: PartidaResult
+    rotation: list[Rotation]
+
+
+class Pong(TypedDict):
+    type: Literal["pong"]
+    ref: Ref
+
+
+Message = (
+    Welcome | MesaMessage | HandStart | MoveMessage | HandEnd | PartidaEnd | ErrorMessage | Pong
+)
+"""Every message the server sends on the WebSocket."""
+
+PerSeat = Callable[[ViewJson | None], Message]
+"""A message that carries the receiver's own view, built for each view."""
+
+
+# -- HTTP answers --------------------------------------------------------------------------------
+
+
+class Health(TypedDict):
+    ok: bool
+    mesas: int
+
+
+class BotsOffered(TypedDict):
+    bots: list[str]
+
+
+class CreatedMesa(TypedDict):
+    code: str
+    join_url: str
+    token: str
+    person: int
+    seat: int | None
+    mesa: MesaState
+
+
+class Joined(TypedDict):
+    code: str
+    token: str
+    person: int
+    seat: int | None
+    queued: bool
+
+
+class MesaPublic(TypedDict):
+    mesa: MesaState
+    partida: PartidaSummary | None
+
+
+# -- building them -------------------------------------------------------------------------------
+
+
+def error(exc: FichaFlowError, ref: Ref = None) -> ErrorMessage:
     """An error as the WebSocket sends it: the same shape as every HTTP error."""
     return error_body(exc, ref)
 
 
-def view(mesa: Mesa, seat: int | None) -> dict[str, Any] | None:
+def view(mesa: Mesa, seat: int | None) -> ViewJson | None:
     """The seat's view of the hand in play (or of the last hand, face up), None before any."""
     return views(mesa, (seat,))[seat]
 
 
-def views(mesa: Mesa, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any] | None]:
+def views(mesa: Mesa, seats: Iterable[int | None]) -> dict[int | None, ViewJson | None]:
     """:func:`view` for several seats at once, the public history written only once."""
     seats = tuple(seats)
     seen = seat_views(mesa.partida, seats) if mesa.partida is not None else {}
-    memo: dict[int, dict[str, Any]] = {}
+    memo: dict[int, TurnJson] = {}
     return {seat: seen[seat].to_json(memo) if seat in seen else None for seat in seats}
 
 
 def mesa_state(
-    mesa: Mesa, online: set[int], away: Mapping[int, float], deadline: float | None
-) -> dict[str, Any]:
+    mesa: Mesa,
+    online: set[int],
+    away: Mapping[int, int],
+    deadline: float | None,
+    mirones: list[str | None],
+) -> MesaState:
     """Everything public about the mesa: chairs, who is connected, the parados, the options.
-    ``away`` gives, for each absent person, how many seconds they have been gone."""
-    seats = []
+    ``away`` gives, for each absent person, how many seconds they have been gone; ``mirones``
+    who is watching."""
+    seats: list[SeatState] = []
     for seat, chair in enumerate(mesa.chairs):
         person = mesa.people.get(chair.person) if chair.person is not None else None
         seats.append(
@@ -76,10 +340,11 @@ def mesa_state(
         "partida": mesa.partida_number or None,
         "turn_deadline": deadline,
         "seq": mesa.version,
+        "mirones": mirones,
     }
 
 
-def hand_header(mesa: Mesa, info: HandInfo) -> dict[str, Any]:
+def hand_header(mesa: Mesa, info: HandInfo) -> HandHeader:
     """What everybody learns when a hand is dealt: its number, leader and the commitment."""
     rounds = mesa.sorteo_rounds() if info.number == 1 else None
     return {
@@ -95,30 +360,35 @@ def hand_header(mesa: Mesa, info: HandInfo) -> dict[str, Any]:
     }
 
 
+def _record_hand(data: dict[str, Any]) -> RecordHand:
+    """The core writes records as plain JSON objects (``docs/records.md`` is their contract);
+    here a hand's object is given its name."""
+    return cast(RecordHand, data)
+
+
 def hand_summary(
     partida: Partida, played: PlayedHand, info: HandInfo, partida_number: int
-) -> dict[str, Any]:
+) -> HandSummary:
     """A finished hand face up: the seed, the deal, every move, what each player was left
     with, the count and the rule that decided it, in Spanish and English."""
     rules = partida.rules
-    out = hand_dump(played.deal, played.hand)
-    out.update(
-        partida=partida_number,
-        number=info.number,
-        seed=info.seed,
-        commitment=info.commitment,
-        revealed=[[name(t) for t in bits(h)] for h in played.hand.hands],
-        score=played.score.to_json(rules.teams),
-        explanation={
+    return {
+        **_record_hand(hand_dump(played.deal, played.hand)),
+        "partida": partida_number,
+        "number": info.number,
+        "seed": info.seed,
+        "commitment": info.commitment,
+        "revealed": [[name(t) for t in bits(h)] for h in played.hand.hands],
+        "score": played.score.to_json(rules.teams),
+        "explanation": {
             "es": explain(rules, played.score, partida.players, "es"),
             "en": explain(rules, played.score, partida.players, "en"),
         },
-        scores=list(played.scores),
-    )
-    return out
+        "scores": list(played.scores),
+    }
 
 
-def partida_summary(mesa: Mesa) -> dict[str, Any] | None:
+def partida_summary(mesa: Mesa) -> PartidaSummary | None:
     partida = mesa.partida
     if partida is None:
         return None
@@ -126,14 +396,19 @@ def partida_summary(mesa: Mesa) -> dict[str, Any] | None:
         hand_summary(partida, played, info, mesa.partida_number)
         for played, info in zip(partida.played, mesa.hands, strict=False)
     ]
+    teams = partida.rules.teams
     return {
         "number": mesa.partida_number,
         "players": list(partida.players or ()),
         "rules": partida.rules.dump(),
         "scores": list(partida.scores),
         "sheet": [
-            {"hand": h["number"], "gains": h["score"]["gains"], "scores": h["scores"]}
-            for h in hands
+            {
+                "hand": h["number"],
+                "gains": list(played.score.gains(teams)),
+                "scores": h["scores"],
+            }
+            for h, played in zip(hands, partida.played, strict=False)
         ],
         "hands": hands,
         "over": partida.over,
@@ -143,7 +418,7 @@ def partida_summary(mesa: Mesa) -> dict[str, Any] | None:
     }
 
 
-def partida_end(mesa: Mesa, result: MoveResult) -> dict[str, Any]:
+def partida_end(mesa: Mesa, result: MoveResult) -> PartidaEnd:
     partida = mesa.partida
     assert partida is not None
     return {
@@ -160,18 +435,19 @@ def partida_end(mesa: Mesa, result: MoveResult) -> dict[str, Any]:
     }
 
 
-def record(mesa: Mesa) -> dict[str, Any]:
+def record(mesa: Mesa) -> PartidaRecord:
     """The partida's record (finished hands only), each hand with its seed and commitment."""
     partida = mesa.partida
     assert partida is not None
     out = dump(partida, {"mesa": mesa.code, "partida": mesa.partida_number})
+    hands: list[SeededHand] = []
     for hand, info in zip(out["hands"], mesa.hands, strict=False):
-        hand["seed"] = info.seed
-        hand["commitment"] = info.commitment
-    return out
+        hands.append({**_record_hand(hand), "seed": info.seed, "commitment": info.commitment})
+    out["hands"] = hands
+    return cast(PartidaRecord, out)
 
 
-def json_text(message: dict[str, Any]) -> str:
+def json_text(message: Message) -> str:
     """Messages are encoded with orjson: at hundreds of moves a second, encoding views is a
     large share of the server's work."""
     return orjson.dumps(message).decode()
