@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import fichaflow.bots.ladder  # noqa: F401  (every bot registers itself)
 from fichaflow.bots import PLAYER_BOTS
@@ -23,6 +23,9 @@ from fichaflow.core.rules import Rules
 from fichaflow.server import changes as ch
 from fichaflow.server.fairness import commitment, new_seed
 from fichaflow.server.protocol import MesaOptions
+
+MesaStatus = Literal["waiting", "playing", "hand_over", "partida_over"]
+"""No partida yet; a hand in play; between two hands; the partida won."""
 
 TOKEN_BYTES = 24
 CODE_BYTES = 9
@@ -175,7 +178,7 @@ class Mesa:
         return self.partida.current if self.partida is not None else None
 
     @property
-    def status(self) -> str:
+    def status(self) -> MesaStatus:
         if self.partida is None:
             return "waiting"
         if self.partida.over:

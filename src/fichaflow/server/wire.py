@@ -26,7 +26,7 @@ from fichaflow.core.record import dump, hand_dump
 from fichaflow.core.tiles import bits, name
 from fichaflow.core.view import TurnJson, ViewJson, seat_views
 from fichaflow.http import ErrorMessage, error_body
-from fichaflow.server.mesa import HandInfo, Mesa, MoveResult
+from fichaflow.server.mesa import HandInfo, Mesa, MesaStatus, MoveResult
 
 Ref = str | int | None
 """The ``ref`` a client put in its message, echoed in the error it caused."""
@@ -68,7 +68,7 @@ class MesaState(TypedDict):
     seats: list[SeatState]
     queue: list[Who]
     host: Who | None
-    status: str
+    status: MesaStatus
     partida: int | None
     turn_deadline: float | None
     seq: int
