@@ -1,6 +1,7 @@
 // The anotador's page: set up a mesa, enter each hand with a few taps, correct, follow live.
 // The server does every sum (the engine's scoring); this page only asks what the rule needs
 // (the forms come with the sheet) and keeps entries in the browser until they are stored.
+import { section } from "../js/i18n.js";
 import { PRESETS, TEXT, translate } from "./i18n.js";
 import { Outbox } from "./outbox.js";
 
@@ -54,15 +55,10 @@ async function getJSON(url) {
 
 // The rules form is built from the server's description of every rule option (GET /api/presets,
 // read from the core): its choices, its range, the modes it applies to and each mode's seats.
-// Options, presets and values are named in the game's catalogues (i18n/es.json, i18n/en.json),
-// so that both pages call a rule by the same name.
-const ruleWords = {};
-async function loadRuleWords() {
-  for (const language of new Set(["es", lang])) {
-    if (!ruleWords[language]) ruleWords[language] = await getJSON(`/i18n/${language}.json`);
-  }
-}
-const ruleWord = (key, fallback) => ruleWords[lang]?.[key] ?? ruleWords.es?.[key] ?? fallback;
+// Options, presets and values are named with the game's keys of the one catalogue (already
+// loaded by ./i18n.js), so that both pages call a rule by the same name.
+const gameWords = { es: section("es", ""), en: section("en", "") };
+const ruleWord = (key, fallback) => gameWords[lang]?.[key] ?? gameWords.es[key] ?? fallback;
 
 let draft = null; // the rules being set up: {preset, options}
 
@@ -70,7 +66,6 @@ async function showSetup() {
   $("setup").hidden = false;
   $("title").textContent = t("title");
   presets = await getJSON("/api/presets");
-  await loadRuleWords();
   const select = $("preset");
   for (const name of Object.keys(presets.presets)) select.append(el("option", { value: name }));
   select.value = presets.default_preset;
@@ -617,7 +612,6 @@ $("lang").addEventListener("click", async () => {
     payload = await getJSON(`/api/anotador/mesas/${encodeURIComponent(code)}?lang=${lang}`);
     render();
   } else if (!watch) {
-    await loadRuleWords();
     renderSetupFields();
   }
 });
