@@ -1,12 +1,12 @@
 """One decision of one seat, weighed move by move from what that seat could know.
 
-Every legal move is played on the same deals of the hidden tiles (paired), dealt by ``gallo``'s
-sampler consistently with the seat's view and weighted as ``gallo`` weights them; each deal is
-finished by ``gallo``'s playout policy, or solved exactly once few tiles remain. A move's value
-is the points its side can expect from the hand, net of what the others score (the core's
-scorekeeper decides, through the search's memoized scoring), with the chance to come out of the
-hand ahead, each with a standard error; the cost of a move is measured against the best one on
-the same deals, which makes small differences visible.
+Every legal move is played on the same deals of the hidden tiles (paired), by the search loop
+``gallo`` decides with (:class:`~fichaflow.search.decide.DealSearch`): dealt consistently with the
+seat's view, weighted as ``gallo`` weights them, finished by ``gallo``'s playout policy, or solved
+exactly once few tiles remain. A move's value is the points its side can expect from the hand, net
+of what the others score (the core's scorekeeper decides, through the search's memoized scoring),
+with the chance to come out of the hand ahead, each with a standard error; the cost of a move is
+measured against the best one on the same deals, which makes small differences visible.
 
 :func:`evaluate` receives the seat's view and nothing else: what the other hands really held
 cannot change it. :func:`hindsight` is the other question, asked of the true position: the
@@ -30,9 +30,9 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import PIPS
 from fichaflow.core.view import SeatView
 from fichaflow.review.precision import Precision
-from fichaflow.search.decide import Budget, candidates, history_moves, position
+from fichaflow.search.decide import Budget, DealSearch, candidates, seeded_streams
 from fichaflow.search.engine import FastHand, from_core
-from fichaflow.search.sampler import Sampler, UnreadableView
+from fichaflow.search.sampler import UnreadableView
 from fichaflow.search.solver import OutOfNodes, Solver
 from fichaflow.search.value import Valuer
 
@@ -146,84 +146,60 @@ def evaluate(
                          Estimate(0.0, 0.0), BEST)  # fmt: skip
         return Evaluation(seat, (only,), precision.name, 0, 0, 0, 0)
     rng = random.Random(decision_seed(view, precision, seed))
+    codes = [code for code, _ in choices]
+    valuer = valuer_for(rules)
+    work = replace(GALLO, playouts=precision.playouts)
     try:
-        sampler = Sampler(view, rng)
+        search = DealSearch(view, codes, valuer, rng, work, seeded_streams)
     except UnreadableView:
         raise FichaFlowError("review.unreadable") from None
-    codes = [code for code, _ in choices]
-    team = rules.team_of(seat)
-    valuer = valuer_for(rules)
+    solver = Solver(valuer, search.team)
+    solving = None
+    if len(view.line) >= precision.exact_after or nothing_hidden(view):
+        limit = precision.exact_total if exact_nodes is None else exact_nodes
+        solving = _DealByDeal(solver, precision.nodes, limit)
     scale = 1.0 / (rules.teams - 1)
-    solver = Solver(valuer, team)
-    exact = len(view.line) >= precision.exact_after or nothing_hidden(view)
-    exact_limit = precision.exact_total if exact_nodes is None else exact_nodes
-    history = history_moves(view.history)
     values: list[list[float]] = [[] for _ in codes]
     wins: list[list[float]] = [[] for _ in codes]
     weights: list[float] = []
-    exact_samples = playouts = 0
-    fast: FastHand | None = None
-    # Late in a hand many samples deal the same hidden hands (with nothing left to guess, all of
-    # them): a position solved once is not solved again.
-    solved_before: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
-    for _ in range(precision.samples):
-        sample = sampler.draw()
-        if sample is None:
-            break
-        fast = position(view, sample, history, fast)
-        solved: list[int] | None = None
-        if exact:
-            key = (tuple(fast.hands), tuple(fast.stock[fast.stock_pos :]))
-            solved = solved_before.get(key)
-            if solved is None and solver.nodes < exact_limit:
-                solver.reset_table(fast)
-                solver.budget = solver.nodes + precision.nodes
-                try:
-                    solved = solved_before[key] = solver.move_values(fast, codes)
-                except OutOfNodes:
-                    solved = None
-        if solved is not None:
-            exact_samples += 1
-            for i, value in enumerate(solved):
-                values[i].append(value * scale)
-                wins[i].append(1.0 if value > 0 else 0.0)
-        else:
-            _play_out(fast, codes, team, valuer, precision.playouts, rng, values, wins, scale)
-            playouts += precision.playouts * len(codes)
-        weights.append(sample.weight**GALLO.belief if GALLO.belief else 1.0)
+    exact_samples = 0
+    for deal in search.deals(precision.samples, solving):
+        exact_samples += deal.exact
+        for i, (value, ahead) in enumerate(zip(deal.values, deal.ahead, strict=True)):
+            values[i].append(value * scale)
+            wins[i].append(ahead)
+        weights.append(deal.weight)
     if not weights:
         raise FichaFlowError("review.unreadable")
     moves = _judge_moves([m for _, m in choices], values, wins, weights)
-    return Evaluation(seat, moves, precision.name, len(weights), exact_samples, playouts,
+    return Evaluation(seat, moves, precision.name, len(weights), exact_samples, search.playouts,
                       solver.nodes)  # fmt: skip
 
 
-def _play_out(
-    fast: FastHand,
-    codes: Sequence[int],
-    team: int,
-    valuer: Valuer,
-    count: int,
-    rng: random.Random,
-    values: list[list[float]],
-    wins: list[list[float]],
-    scale: float,
-) -> None:
-    """Finish the deal ``count`` times after each move, every move on the same random streams
-    (common random numbers), and add each move's mean to ``values`` and ``wins``."""
-    seeds = [rng.getrandbits(64) for _ in range(count)]
-    value = valuer.value
-    for i, code in enumerate(codes):
-        fast.make(code)
-        total = 0.0
-        ahead = 0
-        for stream in seeds:
-            v = value(fast.playout(random.Random(stream).random, GALLO.greedy), team)
-            total += v
-            ahead += v > 0
-        fast.undo()
-        values[i].append(total * scale / count)
-        wins[i].append(ahead / count)
+class _DealByDeal:
+    """The Repaso's way of solving: each deal within a node budget of its own (past it, that deal
+    is played out), all of them within ``limit``; late in a hand many samples deal the same
+    hidden hands (with nothing left to guess, all of them), and a deal solved once is not solved
+    again."""
+
+    def __init__(self, solver: Solver, nodes: int, limit: int) -> None:
+        self.solver = solver
+        self.nodes = nodes
+        self.limit = limit
+        self.solved: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
+
+    def __call__(self, fast: FastHand, codes: list[int]) -> list[int] | None:
+        key = (tuple(fast.hands), tuple(fast.stock[fast.stock_pos :]))
+        found = self.solved.get(key)
+        solver = self.solver
+        if found is None and solver.nodes < self.limit:
+            solver.reset_table(fast)
+            solver.budget = solver.nodes + self.nodes
+            try:
+                found = self.solved[key] = solver.move_values(fast, codes)
+            except OutOfNodes:
+                return None
+        return found
 
 
 def weighted(samples: Sequence[float], weights: Sequence[float]) -> Estimate:

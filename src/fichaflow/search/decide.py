@@ -1,5 +1,10 @@
 """Choosing a move by search: candidate moves scored on the same sampled deals, by playouts or,
 once few tiles remain, by exact solving. ``gallo`` and ``omnisciente`` are thin bots over this.
+
+The loop over sampled deals (:class:`DealSearch`) is the one the Repaso weighs moves with too
+(:mod:`fichaflow.review.evaluate`), so that its verdict and gallo's choice are made the same way;
+what differs is said where each calls it: gallo stops on its clock and spends one node budget on
+the whole decision, the Repaso works to a fixed amount and gives each deal a budget of its own.
 """
 
 from __future__ import annotations
@@ -7,8 +12,9 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from fichaflow.core.hand import Move
 from fichaflow.core.rules import Rules
@@ -104,6 +110,156 @@ def _heaviest(choices: list[tuple[int, Move]]) -> Move:
 
 _STREAM = 191  # random numbers per playout stream (a prime: it rarely lines up with a cycle)
 
+Stream = Callable[[], Callable[[], float]]
+"""Starts a playout's source of random numbers: every candidate move's playout starts it afresh,
+so that each candidate is finished on the same numbers (common random numbers)."""
+
+
+def short_streams(rng: random.Random, count: int) -> list[Stream]:
+    """gallo's streams, cheap to make: each a short list of random numbers read round and round
+    (a playout needs fewer numbers than the list holds)."""
+    lists = [[rng.random() for _ in range(_STREAM)] for _ in range(count)]
+    return [partial(_read_round, numbers) for numbers in lists]
+
+
+def _read_round(numbers: list[float]) -> Callable[[], float]:
+    return itertools.cycle(numbers).__next__
+
+
+def seeded_streams(rng: random.Random, count: int) -> list[Stream]:
+    """The Repaso's streams: each a generator of its own from a seed, no number read twice."""
+    return [partial(_generator, rng.getrandbits(64)) for _ in range(count)]
+
+
+def _generator(seed: int) -> Callable[[], float]:
+    return random.Random(seed).random
+
+
+def play_out(
+    fast: FastHand,
+    codes: Sequence[int],
+    team: int,
+    valuer: Valuer,
+    streams: Sequence[Stream],
+    greedy: float,
+) -> tuple[list[float], list[float]]:
+    """Finish ``fast`` once per stream after each move of ``codes``, every move on the same
+    streams; each move's mean value for ``team`` and how often the side came out ahead."""
+    value = valuer.value
+    means = []
+    ahead = []
+    for code in codes:
+        fast.make(code)
+        total = wins = 0
+        for stream in streams:
+            v = value(fast.playout(stream(), greedy), team)
+            total += v
+            wins += v > 0
+        fast.undo()
+        means.append(total / len(streams))
+        ahead.append(wins / len(streams))
+    return means, ahead
+
+
+class StopSearch(Exception):
+    """Raised by a way of solving deals: the deals searched so far are the answer."""
+
+
+Solve = Callable[[FastHand, list[int]], list[int] | None]
+"""A way of solving a sampled deal: each candidate's exact value, or None to play it out (or
+:class:`StopSearch`). It may use and keep whatever budget it likes."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """What one sampled deal says of the candidate moves, in the candidates' order: each one's
+    value for the side (the valuer's points) and chance of coming out ahead (1 or 0 once solved),
+    and how much the play model trusts the deal."""
+
+    weight: float
+    values: list[float]
+    ahead: list[float]
+    exact: bool
+
+
+class DealSearch:
+    """The search loop of one decision, the same for ``gallo``'s choice and the Repaso's
+    verdict: deal the hidden tiles consistently with the view, play the public history on the
+    deal, solve it exactly (as ``solve`` decides) or else finish it by playouts after each
+    candidate, and weigh it by how likely the observed play makes it. Callers decide how many
+    deals, when to stop, and what to make of the results.
+
+    Raises :class:`~fichaflow.search.sampler.UnreadableView` for a view no real hand gives."""
+
+    def __init__(
+        self,
+        view: SeatView,
+        codes: list[int],
+        valuer: Valuer,
+        rng: random.Random,
+        budget: Budget,
+        streams: Callable[[random.Random, int], list[Stream]] = short_streams,
+    ) -> None:
+        assert view.seat is not None
+        self.view = view
+        self.codes = codes
+        self.valuer = valuer
+        self.rng = rng
+        self.budget = budget
+        self.streams = streams
+        self.team = valuer.rules.team_of(view.seat)
+        self.sampler = Sampler(view, rng)
+        self.playouts = 0
+
+    def deals(self, count: int, solve: Solve | None) -> Iterator[DealResult]:
+        """Up to ``count`` deals, fewer when the sampler finds no more or ``solve`` stops."""
+        view, codes, budget, rng = self.view, self.codes, self.budget, self.rng
+        moves = history_moves(view.history)
+        fast: FastHand | None = None
+        for _ in range(count):
+            sample = self.sampler.draw()
+            if sample is None:
+                return
+            fast = position(view, sample, moves, fast)
+            try:
+                solved = None if solve is None else solve(fast, codes)
+            except StopSearch:
+                return
+            weight = sample.weight**budget.belief if budget.belief else 1.0
+            if solved is not None:
+                values = [float(v) for v in solved]
+                yield DealResult(weight, values, [1.0 if v > 0 else 0.0 for v in solved], True)
+                continue
+            streams = self.streams(rng, budget.playouts)
+            values, ahead = play_out(fast, codes, self.team, self.valuer, streams, budget.greedy)
+            self.playouts += budget.playouts * len(codes)
+            yield DealResult(weight, values, ahead, False)
+
+
+class _WithinBudget:
+    """gallo's way of solving: one node budget (and the clock) for the whole decision. Should it
+    run out on the first deal, every deal is played out instead; after that, the deals already
+    solved are the answer rather than a mix with playouts."""
+
+    def __init__(self, solver: Solver) -> None:
+        self.solver = solver
+        self.solved = 0
+        self.exact = True
+
+    def __call__(self, fast: FastHand, codes: list[int]) -> list[int] | None:
+        if not self.exact:
+            return None
+        self.solver.reset_table(fast)
+        try:
+            values = self.solver.move_values(fast, codes)
+        except OutOfNodes:
+            if self.solved:
+                raise StopSearch from None
+            self.exact = False
+            return None
+        self.solved += 1
+        return values
+
 
 class Searcher:
     """Scores the candidate moves of one seat on sampled deals (``gallo``) or on the true deal
@@ -115,99 +271,68 @@ class Searcher:
         self.valuer = Valuer(rules)
 
     def decide_view(self, view: SeatView, rng: random.Random) -> Decision:
-        """Search over deals sampled from what ``view`` shows."""
+        """Search over deals sampled from what ``view`` shows, within the budget's work and
+        clock."""
         assert view.seat is not None
         choices = candidates(view)
         if len(choices) == 1:
             return Decision(choices[0][1], {}, 0, 0, 0, False)
         budget = self.budget
         start = time.perf_counter()
-        # Aim a little under the budget: the last sample may run over it.
-        deadline = None if budget.ms is None else start + 0.9 * budget.ms / 1000.0
-        sampler = Sampler(view, rng)
-        moves = history_moves(view.history)
-        team = self.rules.team_of(view.seat)
-        totals = {code: 0.0 for code, _ in choices}
-        weight_sum = 0.0
+        codes = [code for code, _ in choices]
+        search = DealSearch(view, codes, self.valuer, rng, budget)
         hard_stop = None if budget.ms is None else start + budget.ms / 1000.0
-        solver = Solver(self.valuer, team, budget.nodes, hard_stop)
-        exact = len(view.line) >= budget.exact_after
-        samples = playouts = 0
+        solver = Solver(self.valuer, search.team, budget.nodes, hard_stop)
+        solving = _WithinBudget(solver) if len(view.line) >= budget.exact_after else None
+        # Aim a little under the budget: the last deal may run over it.
+        deadline = None if budget.ms is None else start + 0.9 * budget.ms / 1000.0
+        totals = [0.0] * len(codes)
+        weight_sum = 0.0
+        samples = 0
         per_sample = 0.0
-        fast: FastHand | None = None
-        while samples < budget.samples:
-            if deadline is not None and samples and time.perf_counter() + per_sample > deadline:
-                break
-            tick = time.perf_counter()
-            sample = sampler.draw()
-            if sample is None:
-                break
-            fast = position(view, sample, moves, fast)
-            values: list[float] | None = None
-            if exact:
-                solver.reset_table(fast)
-                try:
-                    values = [float(v) for v in solver.move_values(fast, [c for c, _ in choices])]
-                except OutOfNodes:
-                    if samples:
-                        break  # keep the samples solved exactly rather than mix in playouts
-                    exact = False
-            if values is None:
-                values = self._playouts(fast, choices, team, rng)
-                playouts += budget.playouts * len(choices)
-            weight = sample.weight**budget.belief if budget.belief else 1.0
-            for (code, _), value in zip(choices, values, strict=True):
-                totals[code] += weight * value
-            weight_sum += weight
+        tick = time.perf_counter()
+        for deal in search.deals(budget.samples, solving):
+            for i, value in enumerate(deal.values):
+                totals[i] += deal.weight * value
+            weight_sum += deal.weight
             samples += 1
-            spent = time.perf_counter() - tick
+            now = time.perf_counter()
+            spent, tick = now - tick, now
             per_sample = spent if samples == 1 else 0.8 * per_sample + 0.2 * spent
+            if deadline is not None and now + per_sample > deadline:
+                break
         if not samples:
             return Decision(_heaviest(choices), {}, 0, 0, solver.nodes, False)
-        means = {code: total / weight_sum for code, total in totals.items()}
-        return Decision(self._best(choices, means), means, samples, playouts, solver.nodes, exact)
+        means = {code: total / weight_sum for code, total in zip(codes, totals, strict=True)}
+        exact = solving is not None and solving.exact
+        best = self._best(choices, means)
+        return Decision(best, means, samples, search.playouts, solver.nodes, exact)
 
     def decide_seeing_all(self, fast: FastHand, choices: list[tuple[int, Move]], team: int,
                           rng: random.Random) -> Decision:  # fmt: skip
         """Search the true position: exact when the node budget allows, else many playouts."""
         if len(choices) == 1:
             return Decision(choices[0][1], {}, 0, 0, 0, True)
+        codes = [code for code, _ in choices]
         solver = Solver(self.valuer, team, self.budget.nodes)
         solver.reset_table(fast)
         try:
-            values = solver.move_values(fast, [c for c, _ in choices])
-            means = {code: float(v) for (code, _), v in zip(choices, values, strict=True)}
+            values = solver.move_values(fast, codes)
+            means = {code: float(v) for code, v in zip(codes, values, strict=True)}
             return Decision(self._best(choices, means), means, 1, 0, solver.nodes, True)
         except OutOfNodes:
             pass
-        rounds = max(1, self.budget.samples // 4)
+        budget = self.budget
+        rounds = max(1, budget.samples // 4)
         totals = [0.0] * len(choices)
         for _ in range(rounds):
-            for i, value in enumerate(self._playouts(fast, choices, team, rng)):
+            streams = short_streams(rng, budget.playouts)
+            played, _ahead = play_out(fast, codes, team, self.valuer, streams, budget.greedy)
+            for i, value in enumerate(played):
                 totals[i] += value
-        means = {code: totals[i] / rounds for i, (code, _) in enumerate(choices)}
-        playouts = rounds * self.budget.playouts * len(choices)
+        means = {code: totals[i] / rounds for i, code in enumerate(codes)}
+        playouts = rounds * budget.playouts * len(choices)
         return Decision(self._best(choices, means), means, 1, playouts, solver.nodes, False)
-
-    def _playouts(
-        self, fast: FastHand, choices: list[tuple[int, Move]], team: int, rng: random.Random
-    ) -> list[float]:
-        """Each candidate's mean value over the same playout seeds (common random numbers)."""
-        budget = self.budget
-        # Each playout of every candidate reads the same stream of random numbers (a short stream,
-        # read round and round: a playout needs fewer numbers than it holds).
-        streams = [[rng.random() for _ in range(_STREAM)] for _ in range(budget.playouts)]
-        value = self.valuer.value
-        greedy = budget.greedy
-        out = []
-        for code, _ in choices:
-            fast.make(code)
-            total = 0
-            for stream in streams:
-                total += value(fast.playout(itertools.cycle(stream).__next__, greedy), team)
-            fast.undo()
-            out.append(total / len(streams))
-        return out
 
     @staticmethod
     def _best(choices: list[tuple[int, Move]], means: dict[int, float]) -> Move:
