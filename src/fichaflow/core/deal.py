@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from fichaflow.core.errors import RecordError
 from fichaflow.core.rules import HAND_SIZE, Rules
-from fichaflow.core.tiles import ALL_TILES, IS_DOUBLE, NUM_TILES, PIPS, bits, name
+from fichaflow.core.tiles import ALL_TILES, IS_DOUBLE, NUM_TILES, PIPS, bits, mask_of, name
 
 
 class SeedStream:
@@ -68,14 +68,12 @@ class Deal:
     def from_seed(cls, seats: int, seed: bytes | str) -> Deal:
         """Seat ``i`` takes shuffled tiles ``7i .. 7i+6``; what is left is the montón, in order."""
         order = shuffle(seed)
-        hands = tuple(
-            sum(1 << t for t in order[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(seats)
-        )
+        hands = tuple(mask_of(order[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(seats))
         return cls(hands, tuple(order[HAND_SIZE * seats :]))
 
     @classmethod
     def from_lists(cls, hands: Sequence[Sequence[int]], stock: Sequence[int] = ()) -> Deal:
-        return cls(tuple(sum(1 << t for t in h) for h in hands), tuple(stock))
+        return cls(tuple(mask_of(h) for h in hands), tuple(stock))
 
     def check(self, rules: Rules) -> None:
         """Raise a RecordError unless this is a whole, fair deal for ``rules``."""

@@ -21,6 +21,7 @@ from fichaflow.core.tiles import (
     PIPS,
     SUIT,
     bits,
+    mask_of,
     name,
     other_half,
     parse_halves,
@@ -194,10 +195,8 @@ class Hand:
 
     @property
     def stock_mask(self) -> int:
-        mask = 0
-        for t in self.stock[self.stock_pos :]:
-            mask |= 1 << t
-        return mask
+        """The tiles still in the montón, as a set."""
+        return mask_of(self.stock[self.stock_pos :])
 
     def pips(self) -> tuple[int, ...]:
         """The pips each seat still holds."""
