@@ -104,7 +104,3 @@ class Settings:
     @property
     def workers(self) -> int:
         return self.bot_workers or max(1, os.cpu_count() or 1)
-
-    @property
-    def is_sqlite(self) -> bool:
-        return self.database_url.startswith("sqlite")
