@@ -13,9 +13,9 @@ from fichaflow.core.tiles import parse
 from fichaflow.review.evaluate import BEST, GOOD, MISTAKE, evaluate, hindsight, nothing_hidden
 from fichaflow.review.hand import decision_points, hand_of, review_decision, review_hand
 from fichaflow.review.precision import PRECISIONS, Precision
-from fichaflow.search.sampler import sample_deals
 from tests.review.helpers import PRESETS, other_position, played, replay_to, view_of
 from tests.review.records import LAST_TILES
+from tests.search.helpers import sample_deals
 
 FAST = PRECISIONS["fast"]
 THOROUGH = Precision("thorough", samples=12, playouts=4, exact_after=0, nodes=10**7,

@@ -1,13 +1,20 @@
-"""Random hands played through the rules engine, for the search tests."""
+"""Random hands played through the rules engine, and the way back from the search engine to the
+rules engine's words, for the search tests."""
 
 from __future__ import annotations
 
 import random
 
 from fichaflow.core.deal import Deal
-from fichaflow.core.hand import Hand
+from fichaflow.core.hand import DRAW as CORE_DRAW
+from fichaflow.core.hand import PASS as CORE_PASS
+from fichaflow.core.hand import End, EndKind, Hand, Move
 from fichaflow.core.partida import first_salida
 from fichaflow.core.rules import Rules
+from fichaflow.core.view import SeatView
+from fichaflow.search.engine import DOMINO, DRAW, PASS, FastHand
+from fichaflow.search.sampler import Sample, Sampler
+from fichaflow.search.tables import HI, LO
 
 MODE_PRESETS = ("venezuela", "mano_a_mano", "tres")
 ALL_PRESETS = ("venezuela", "zulia", "dominicana", "internacional", "mano_a_mano", "tres")
@@ -37,3 +44,33 @@ def random_finished_hand(rules: Rules, seed: int) -> Hand:
     while not hand.ended:
         hand.play(rng.choice(hand.legal_moves()))
     return hand
+
+
+def to_core(move: int, leading: bool) -> Move:
+    """The rules engine's :class:`Move` for a search move (``leading``: it is the hand's lead)."""
+    if move == PASS:
+        return CORE_PASS
+    if move == DRAW:
+        return CORE_DRAW
+    tile = move >> 1
+    if leading:  # the lead's left end shows the tile's low half when the move's low bit is set
+        return Move.lead(tile, LO[tile] if move & 1 else HI[tile])
+    return Move(tile, End(move & 1))
+
+
+def core_end(fast: FastHand) -> tuple[EndKind, int, int]:
+    """How a finished search hand ended, in the rules engine's words."""
+    kind = EndKind.DOMINO if fast.end_kind == DOMINO else EndKind.TRANQUE
+    return kind, fast.end_seat, fast.end_tile
+
+
+def sample_deals(view: SeatView, count: int, seed: int = 0) -> list[Sample]:
+    """``count`` consistent deals for ``view`` (fewer only if the history admits none)."""
+    sampler = Sampler(view, random.Random(seed))
+    out = []
+    for _ in range(count):
+        sample = sampler.draw()
+        if sample is None:
+            break
+        out.append(sample)
+    return out

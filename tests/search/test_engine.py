@@ -12,9 +12,9 @@ from fichaflow.core.hand import EndKind, Hand
 from fichaflow.core.partida import facts_of
 from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import score_hand
-from fichaflow.search.engine import DRAW, PASS, FastHand, core_end, from_core, to_core
+from fichaflow.search.engine import DRAW, PASS, FastHand, from_core
 from fichaflow.search.value import Valuer
-from tests.search.helpers import ALL_PRESETS, BONUSES, MODE_PRESETS, new_hand
+from tests.search.helpers import ALL_PRESETS, BONUSES, MODE_PRESETS, core_end, new_hand, to_core
 
 HANDS_PER_MODE = 1500
 

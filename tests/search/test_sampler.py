@@ -14,8 +14,8 @@ from fichaflow.core.hand import DRAW, PASS, Hand, Move
 from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import ALL_TILES, DOUBLES, SUIT, bits, parse
 from fichaflow.core.view import PublicTurn, SeatView, hand_view
-from fichaflow.search.sampler import Sample, Sampler, sample_deals
-from tests.search.helpers import ALL_PRESETS, MODE_PRESETS, new_hand
+from fichaflow.search.sampler import Sample, Sampler
+from tests.search.helpers import ALL_PRESETS, MODE_PRESETS, new_hand, sample_deals
 
 
 def _core_move(turn: PublicTurn) -> Move:

@@ -17,9 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
-from fichaflow.core.hand import DRAW as CORE_DRAW
-from fichaflow.core.hand import PASS as CORE_PASS
-from fichaflow.core.hand import End, EndKind, Hand, Move
+from fichaflow.core.hand import Hand, Move
 from fichaflow.core.inplay import capicua, chuchazo, pase_redondo, salida_pasada, tranque
 from fichaflow.core.tiles import ALL_TILES, PIPS, SUIT, SUIT_PAIR
 from fichaflow.search.tables import (
@@ -68,24 +66,6 @@ per hand, and the named constructor cost them about 5% of their speed."""
 
 _STRIDE: Final = 8
 _MAX_PLY: Final = 200  # a hand has at most 28 plays, 21 draws and a pass per turn between plays
-
-
-def lead_left(move: int) -> int:
-    """The half a lead move shows on the left end."""
-    tile = move >> 1
-    return LO[tile] if move & 1 else HI[tile]
-
-
-def to_core(move: int, leading: bool) -> Move:
-    """The rules engine's :class:`Move` for a search move (``leading``: it is the hand's lead)."""
-    if move == PASS:
-        return CORE_PASS
-    if move == DRAW:
-        return CORE_DRAW
-    tile = move >> 1
-    if leading:
-        return Move.lead(tile, lead_left(move))
-    return Move(tile, End(move & 1))
 
 
 def from_core(move: Move) -> int:
@@ -480,9 +460,3 @@ def hand_start(hand: Hand) -> list[int]:
 
 def _forced(hand: Hand) -> int:
     return -1 if hand.forced_lead is None else hand.forced_lead
-
-
-def core_end(fast: FastHand) -> tuple[EndKind, int, int]:
-    """How a finished search hand ended, in the rules engine's words (for comparisons)."""
-    kind = EndKind.DOMINO if fast.end_kind == DOMINO else EndKind.TRANQUE
-    return kind, fast.end_seat, fast.end_tile

@@ -345,15 +345,3 @@ class Sampler:
             holding[seat] &= ~bit
             first = False
         return weight
-
-
-def sample_deals(view: SeatView, count: int, seed: int = 0) -> list[Sample]:
-    """``count`` consistent deals for ``view`` (fewer only if the history admits none)."""
-    sampler = Sampler(view, random.Random(seed))
-    out = []
-    for _ in range(count):
-        sample = sampler.draw()
-        if sample is None:
-            break
-        out.append(sample)
-    return out
