@@ -42,6 +42,7 @@ def _counter(page: Any) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+@pytest.mark.slow
 def test_stepping_through_a_mesas_hand_with_its_review(
     browser: Any, server: ServerProcess, shots: Path
 ) -> None:

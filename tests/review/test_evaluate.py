@@ -13,6 +13,7 @@ from fichaflow.core.tiles import parse
 from fichaflow.review.evaluate import BEST, GOOD, MISTAKE, evaluate, hindsight, nothing_hidden
 from fichaflow.review.hand import decision_points, hand_of, review_decision, review_hand
 from fichaflow.review.precision import PRECISIONS, Precision
+from tests.marks import slow_except
 from tests.review.helpers import PRESETS, other_position, played, replay_to, view_of
 from tests.review.records import LAST_TILES
 from tests.search.helpers import sample_deals
@@ -29,6 +30,7 @@ def _decision(subject, pick: int) -> tuple[int, int] | None:  # type: ignore[no-
     return found[pick % len(found)] if found else None
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(PRESETS),
@@ -83,6 +85,7 @@ def test_the_same_view_and_seed_give_the_same_evaluation_and_another_seed_other_
     assert evaluate(view, FAST, seed=5) != evaluate(view, FAST, seed=6)
 
 
+@pytest.mark.slow
 def test_with_nothing_hidden_the_evaluation_is_the_exact_solution() -> None:
     """When counting leaves every tile in one place, each sampled deal is the true one, so the
     expected points of every move are its exact value, with no error."""
@@ -131,7 +134,7 @@ def test_throwing_away_a_won_domino_is_a_mistake_that_costs_21_points() -> None:
     assert review.mistakes >= 1 and review.points_lost >= 21
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", slow_except(PRESETS, ["venezuela", "mano_a_mano"]))
 def test_every_decision_has_one_best_move_and_costs_that_are_never_negative(preset: str) -> None:
     subject = played(preset, 3, forced_first=False)
     for seat in range(subject.rules.seats):

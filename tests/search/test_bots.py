@@ -17,6 +17,7 @@ from fichaflow.core.view import hand_view
 from fichaflow.search.engine import FastHand, from_core
 from fichaflow.search.solver import Solver
 from fichaflow.search.value import Valuer
+from tests.marks import slow_except
 from tests.search.helpers import ALL_PRESETS, MODE_PRESETS, new_hand
 
 QUICK = {"budget_ms": None, "samples": 6, "playouts": 2, "nodes": 20_000}
@@ -42,7 +43,7 @@ def test_the_search_bots_are_registered_and_omnisciente_is_not_offered() -> None
     assert make_bot("omnisciente").sees_all and not make_bot("gallo").sees_all
 
 
-@pytest.mark.parametrize("preset", ALL_PRESETS)
+@pytest.mark.parametrize("preset", slow_except(ALL_PRESETS, MODE_PRESETS))
 def test_gallo_and_omnisciente_play_only_legal_moves_in_every_mode(preset: str) -> None:
     rules = Rules.make(preset)
     for seed in range(12):
@@ -130,6 +131,7 @@ def test_omnisciente_plays_a_best_move_of_the_true_position() -> None:
     assert checked >= 10
 
 
+@pytest.mark.slow
 def test_gallo_outscores_a_random_player_on_the_same_deals() -> None:
     """Duplicate hands: each deal is played twice with the sides swapped."""
     rules = Rules.make("venezuela")

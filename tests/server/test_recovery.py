@@ -7,6 +7,8 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+
 from fichaflow.core import record
 from fichaflow.core.view import hand_view
 from fichaflow.server.fairness import verify_record
@@ -38,6 +40,7 @@ def latest_views(client: Client) -> dict[int, dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_killed_server_loses_no_accepted_move(database_url: str) -> None:
     server = ServerProcess(database_url, seed=TEST_SEED)
     server.start()

@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from fichaflow.core.tiles import name
 from tests.server.kit import ServerProcess
 from tests.web.driver import Player, create_mesa, next_hand, recorded_partida, start
+
+pytestmark = pytest.mark.slow  # a whole game in the browser: minutes
 
 MAX_HANDS = 30  # a hand where this seat draws twice comes within a few hands
 

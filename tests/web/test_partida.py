@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 
 from tests.server.kit import ServerProcess
@@ -19,6 +20,7 @@ BOTS = {1: "tirafichas", 2: "tirapuntos", 3: "acuestafichas"}
 MAX_PARTIDAS = 25  # a pass and an end choice each come within ~2 partidas on average
 
 
+@pytest.mark.slow
 def test_a_partida_against_three_bots_by_clicking(
     web_server: ServerProcess, new_page: Callable[..., Any], shots: Path
 ) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.server.kit import ServerProcess
@@ -61,6 +62,7 @@ def full_chain() -> list[tuple[int, int]]:
     return chain
 
 
+@pytest.mark.slow
 def test_a_phone_shows_the_whole_line_and_hand_without_scrolling(
     web_server: ServerProcess, new_page: Callable[..., Any], shots: Path
 ) -> None:

@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from fichaflow.core.tiles import parse, spoken
 from tests.server.kit import ServerProcess
 from tests.web.driver import Player, create_mesa, next_hand, start
+
+pytestmark = pytest.mark.slow  # a whole game in the browser: minutes
 
 BOTS = {1: "tirapuntos", 2: "tirafichas", 3: "acuestafichas"}
 

@@ -8,10 +8,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.server.kit import ServerProcess
 from tests.web.driver import Player, create_mesa, start
+
+pytestmark = pytest.mark.slow  # a whole game in the browser: minutes
 
 NAMES = ["Ana", "Beto", "Carla", "Dani"]
 
