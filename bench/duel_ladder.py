@@ -19,7 +19,7 @@ import time
 from itertools import combinations
 from typing import Any
 
-from fichaflow.bots.base import BOTS, make_bot
+from fichaflow.bots.ladder import BOTS
 from fichaflow.core.rules import Rules
 from fichaflow.match.duplicate import DuelSpec, run_duel
 
@@ -44,7 +44,6 @@ def parse_options(items: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def play(args: argparse.Namespace) -> None:
-    make_bot("tirafichas")  # loads the ladder
     names = [n for n in BOTS if not args.skip or n not in args.skip.split(",")]
     options = parse_options(args.option)
     rules = Rules.make(args.rules)
@@ -80,7 +79,6 @@ def table(args: argparse.Namespace) -> None:
                 for name in (a, b):
                     if name not in order:
                         order.append(name)
-    make_bot("tirafichas")
     order.sort(key=lambda n: list(BOTS).index(n) if n in BOTS else len(BOTS))
     print("| row bot wins (share of decided hands, 95% CI) | " + " | ".join(order) + " |")
     print("|---" * (len(order) + 1) + "|")

@@ -29,7 +29,7 @@ from typing import Any
 
 import dominoes
 
-from fichaflow.bots.base import make_bot
+from fichaflow.bots.ladder import make_bot
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import End, Hand, Move
 from fichaflow.core.partida import facts_of, first_salida

@@ -17,7 +17,7 @@ import statistics
 import time
 from collections import defaultdict
 
-from fichaflow.bots.base import make_bot
+from fichaflow.bots.ladder import make_bot
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import Hand
 from fichaflow.core.record import draw_until_playable

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from fichaflow.bots.base import make_bot
 from fichaflow.bots.jugador import DEFAULT_WEIGHTS, Jugador
+from fichaflow.bots.ladder import make_bot
 from fichaflow.core import inference as kn
 from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError

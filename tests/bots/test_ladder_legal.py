@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from fichaflow.bots.base import BOTS, make_bot
+from fichaflow.bots.ladder import BOTS, make_bot
 from fichaflow.core.deal import Deal, sorteo
 from fichaflow.core.partida import first_salida
 from fichaflow.core.rules import CHOICES, PRESETS, Mode, Rules
@@ -103,7 +103,6 @@ def run(names: list[str], mode: Mode, hands: int, options: dict) -> tuple[Counte
 
 
 def fast_bots() -> list[str]:
-    make_bot("tirafichas")  # loads the ladder
     return [name for name in BOTS if name not in SEARCH_OPTIONS]
 
 
@@ -128,7 +127,6 @@ def test_fast_bots_play_only_legal_moves(mode: Mode, share: int) -> None:
 def test_search_bots_play_only_legal_moves_on_a_small_budget(
     name: str, mode: Mode, share: int
 ) -> None:
-    make_bot("tirafichas")
     if name not in BOTS:
         pytest.skip(f"{name} is not in the ladder")
     hands = max(2, SEARCH_HANDS[name] // share)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fichaflow.bots.base import make_bot
+from fichaflow.bots.ladder import make_bot
 from fichaflow.cli.engine import respond
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import DRAW, Hand

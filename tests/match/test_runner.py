@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from fichaflow.bots.base import Bot, make_bot
+from fichaflow.bots.base import Bot
+from fichaflow.bots.ladder import make_bot
 from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand, Move

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from fichaflow.bots.base import BOTS, PLAYER_BOTS, make_bot
 from fichaflow.bots.gallo import Gallo
+from fichaflow.bots.ladder import BOTS, PLAYER_BOTS, make_bot
 from fichaflow.core.hand import Hand
 from fichaflow.core.partida import facts_of
 from fichaflow.core.rules import Rules
@@ -36,8 +36,7 @@ def _play(rules: Rules, hand: Hand, bots: list, number: int = 2) -> list[str]:
     return made
 
 
-def test_the_search_bots_are_registered_and_omnisciente_is_not_offered() -> None:
-    make_bot("tirafichas")
+def test_the_search_bots_are_on_the_ladder_and_omnisciente_is_not_offered() -> None:
     assert "gallo" in BOTS and "gallo" in PLAYER_BOTS
     assert "omnisciente" in BOTS and "omnisciente" not in PLAYER_BOTS
     assert make_bot("omnisciente").sees_all and not make_bot("gallo").sees_all

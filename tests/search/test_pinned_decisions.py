@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fichaflow.bots.base import make_bot
+from fichaflow.bots.ladder import make_bot
 from fichaflow.core.hand import Hand, Move
 from fichaflow.core.rules import Rules
 from fichaflow.core.view import hand_view

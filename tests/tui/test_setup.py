@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from fichaflow.bots import base
-from fichaflow.bots.base import PLAYER_BOTS, Bot
+from fichaflow.bots import ladder
+from fichaflow.bots.base import Bot
+from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Move
 from fichaflow.core.rules import Rules
@@ -43,7 +44,7 @@ def test_a_benchmark_only_bot_is_not_offered(monkeypatch: pytest.MonkeyPatch):
         def choose(self, view: SeatView) -> Move:
             return view.legal[0]
 
-    monkeypatch.setitem(base.BOTS, "vidente", Vidente)
+    monkeypatch.setitem(ladder.BOTS, "vidente", Vidente)
     with pytest.raises(FichaFlowError) as caught:
         pick_bot("vidente")
     assert caught.value.code == "play.bot_not_offered"

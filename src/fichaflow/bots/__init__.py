@@ -1,5 +1,4 @@
-"""Bots: players that only ever see a :class:`~fichaflow.core.view.SeatView`."""
+"""Bots: players that only ever see a :class:`~fichaflow.core.view.SeatView`.
 
-from fichaflow.bots.base import BOTS, PLAYER_BOTS, Bot, make_bot, register
-
-__all__ = ["BOTS", "PLAYER_BOTS", "Bot", "make_bot", "register"]
+:mod:`fichaflow.bots.ladder` lists them all and builds one by name.
+"""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fichaflow.bots.base import Bot, register
+from fichaflow.bots.base import Bot
 from fichaflow.core.hand import Move
 from fichaflow.core.tiles import PIPS, bits
 from fichaflow.core.view import SeatView
@@ -21,7 +21,6 @@ from fichaflow.search.decide import Budget, Decision, Searcher
 from fichaflow.search.sampler import UnreadableView
 
 
-@register
 class Gallo(Bot):
     """Options: ``budget_ms`` (None: no clock), ``samples``, ``playouts``, ``nodes``,
     ``exact_after``, ``greedy``, ``belief`` (see :class:`~fichaflow.search.decide.Budget`)."""

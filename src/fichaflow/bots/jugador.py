@@ -28,7 +28,7 @@ import random
 from collections.abc import Mapping
 from typing import Final
 
-from fichaflow.bots.base import Bot, register
+from fichaflow.bots.base import Bot
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Move
 from fichaflow.core.inference import (
@@ -210,7 +210,5 @@ class Jugador(Bot):
         top = [legal[i] for s, i in scored if s >= best - 1e-9]
         return top[0] if len(top) == 1 else self.rng.choice(top)
 
-
-register(Jugador)
 
 __all__ = ["DEFAULT_WEIGHTS", "Jugador", "features"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fichaflow.bots.base import Bot, register
+from fichaflow.bots.base import Bot
 from fichaflow.bots.gallo import Gallo
 from fichaflow.core.hand import Hand, Move
 from fichaflow.core.view import SeatView
@@ -51,6 +51,3 @@ class Omnisciente(Bot):
             FastHand.from_hand(hand), candidates(view), team, rng
         )
         return self.last.move
-
-
-register(Omnisciente, offered=False)

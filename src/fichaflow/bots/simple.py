@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from fichaflow.bots.base import Bot, register
+from fichaflow.bots.base import Bot
 from fichaflow.core.hand import Move
 from fichaflow.core.tiles import IS_DOUBLE, PIPS
 from fichaflow.core.view import SeatView
@@ -15,7 +15,6 @@ def _heaviest(moves: tuple[Move, ...], rng: random.Random) -> Move:
     return rng.choice([m for m in moves if (PIPS[m.tile] if m.is_play else -1) == best])
 
 
-@register
 class Tirafichas(Bot):
     """Plays without a plan: any legal move, at random."""
 
@@ -29,7 +28,6 @@ class Tirafichas(Bot):
         return self.rng.choice(view.legal)
 
 
-@register
 class Tirapuntos(Tirafichas):
     """Always puts down the heaviest tile it can (bota gorda)."""
 
@@ -39,7 +37,6 @@ class Tirapuntos(Tirafichas):
         return _heaviest(view.legal, self.rng)
 
 
-@register
 class Acuestafichas(Tirafichas):
     """Gets rid of its doubles first, then plays heaviest."""
 

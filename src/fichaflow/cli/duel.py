@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from fichaflow import i18n
-from fichaflow.bots.base import make_bot
+from fichaflow.bots.ladder import make_bot
 from fichaflow.cli.app import app, fail, lang_of
 from fichaflow.cli.score import parse_sets
 from fichaflow.core.errors import FichaFlowError

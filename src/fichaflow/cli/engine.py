@@ -17,7 +17,8 @@ from typing import Any, TextIO
 
 import click
 
-from fichaflow.bots.base import PLAYER_BOTS, Bot, make_bot
+from fichaflow.bots.base import Bot
+from fichaflow.bots.ladder import PLAYER_BOTS, make_bot
 from fichaflow.cli.app import app, fail, lang_of
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand, Move, Turn

@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fichaflow.bots.base import Bot, make_bot
+from fichaflow.bots.base import Bot
+from fichaflow.bots.ladder import make_bot
 from fichaflow.core.deal import Deal
 from fichaflow.core.rules import Mode, Rules
 from fichaflow.match.play import play_hand, play_partida

@@ -12,7 +12,7 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from fichaflow.bots.base import make_bot
+from fichaflow.bots.ladder import make_bot
 from fichaflow.core.hand import Move
 from fichaflow.core.view import SeatView
 

@@ -13,8 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import fichaflow.bots.ladder  # noqa: F401  (every bot registers itself)
-from fichaflow.bots import PLAYER_BOTS
+from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import DRAW, Hand, Move, Turn
 from fichaflow.core.partida import Partida, PlayedHand

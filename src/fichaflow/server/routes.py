@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
-from fichaflow.bots import PLAYER_BOTS
+from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import ErrorRoute, HttpLimits, read_json
 from fichaflow.server import protocol as p

@@ -9,8 +9,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Final
 
-import fichaflow.bots.ladder  # noqa: F401  (registers every bot)
-from fichaflow.bots.base import BOTS, PLAYER_BOTS, make_bot
+from fichaflow.bots.ladder import BOTS, PLAYER_BOTS, make_bot
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.rules import Mode, Rules
 from fichaflow.tui.person import Person
