@@ -17,7 +17,13 @@ from fichaflow.anotador.entries import HandEntry
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import EndKind
 from fichaflow.core.rules import Rules
-from fichaflow.core.scoring import HandFacts, HandScore, next_leader_after, score_hand
+from fichaflow.core.scoring import (
+    HandFacts,
+    HandScore,
+    ScoreRule,
+    next_leader_after,
+    score_hand,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +60,14 @@ def hand_form(rules: Rules, end: EndKind, seat: int) -> HandForm:
     if end is EndKind.DOMINO:
         # Only the counted seats; the one who dominated holds nothing.
         seats = _turn_order({s for s in probe.counted if s != seat}, seat, n)
-    elif probe.rule == "pareja":
+    elif probe.rule is ScoreRule.PAREJA:
         own = rules.team_of(seat)
         teams = (own, *(t for t in range(rules.teams) if t != own))
     else:
         # The compared seats first (the trancador, then the next one), then the rest in turn:
         # which of them count may depend on who wins the comparison.
         compared = tuple(s for s, _ in probe.compared)
-        if probe.rule == "individual":
+        if probe.rule is ScoreRule.INDIVIDUAL:
             compared = _turn_order(compared, seat, n)
         rest = _turn_order(set(range(n)) - set(compared), seat, n)
         seats = compared + rest

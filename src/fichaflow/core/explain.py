@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from fichaflow import i18n
 from fichaflow.core.hand import EndKind
 from fichaflow.core.rules import Mode, Rules
-from fichaflow.core.scoring import HandScore
+from fichaflow.core.scoring import HandScore, ScoreRule
 
 
 def seat_names(rules: Rules, names: Sequence[str] | None, lang: str = "es") -> list[str]:
@@ -59,12 +59,12 @@ def explain(
             out.append(t("chuchazo"))
         out.append(t("domino_pair" if pairs else "domino_one", sum=counted))
     else:
-        if score.rule == "abajo":
+        if score.rule is ScoreRule.ABAJO:
             (a, pa), (b, pb) = score.compared
             out.append(t("abajo", a=who[a], pa=pa, b=who[b], pb=pb))
             if score.tie:
                 out.append(t("abajo_tie"))
-        elif score.rule == "pareja":
+        elif score.rule is ScoreRule.PAREJA:
             (ta, pa), (tb, pb) = score.compared
             name_a, name_b = team_name(rules, ta, who, lang), team_name(rules, tb, who, lang)
             out.append(t("pareja", a=name_a, pa=pa, b=name_b, pb=pb))
@@ -73,10 +73,10 @@ def explain(
             out.append(t("individual", list=listing))
         if score.winner is None:
             out.append(t("tie_nadie"))
-        elif score.tie and score.rule != "abajo":
+        elif score.tie and score.rule is not ScoreRule.ABAJO:
             out.append(t("tie_salida", who=who[facts.leader]))
             out.append(t("domino_pair" if pairs else "domino_one", sum=counted))
-        elif score.rule == "pareja":
+        elif score.rule is ScoreRule.PAREJA:
             pair = team_name(rules, score.winner, who, lang)
             out.append(t("wins_pair_team", who=pair, sum=counted))
         else:
