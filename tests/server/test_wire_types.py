@@ -139,6 +139,17 @@ def test_the_openapi_document_names_every_answer_of_the_game_server(server: Serv
         content = document["paths"][path][method]["responses"][status]["content"]
         schema = content["application/json"]["schema"]
         assert schema == {"$ref": f"#/components/schemas/{name}"}, (method, path)
+    refusals = {
+        ("post", "/api/mesas"): {"400", "429"},
+        ("get", "/api/mesas/{code}"): {"404"},
+        ("post", "/api/mesas/{code}/join"): {"400", "404", "429"},
+        ("get", "/api/mesas/{code}/partidas/{number}/record"): {"404"},
+    }
+    for (method, path), statuses in refusals.items():
+        for status in statuses:
+            answer = document["paths"][path][method]["responses"][status]
+            schema = answer["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (method, path, status)
     mesa = document["components"]["schemas"]["MesaState"]
     assert set(mesa["required"]) == set(get_type_hints(wire.MesaState))
     assert json.dumps(document)  # the document itself is JSON

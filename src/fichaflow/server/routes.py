@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from functools import partial
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import FileResponse
@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.http import ErrorRoute, HttpLimits, read_json
+from fichaflow.http import ErrorAnswer, ErrorRoute, HttpLimits, read_json
 from fichaflow.server import protocol as p
 from fichaflow.server import wire
 from fichaflow.server.hub import CLOSE_FLOOD, CLOSE_TOO_BIG, Connection
@@ -31,6 +31,17 @@ from fichaflow.server.settings import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND
 STATUSES: Final = {"server.no_mesa": 404, "server.no_partida_number": 404}
 """The game's errors that are not a plain 400."""
 M = TypeVar("M", bound=BaseModel)
+
+REFUSED: Final[dict[int | str, dict[str, Any]]] = {
+    400: {"model": ErrorAnswer, "description": "Refused: the error's code and texts"}
+}
+NOT_FOUND: Final[dict[int | str, dict[str, Any]]] = {
+    404: {"model": ErrorAnswer, "description": "No such mesa (or partida)"}
+}
+TOO_MANY: Final[dict[int | str, dict[str, Any]]] = {
+    429: {"model": ErrorAnswer, "description": "Too many from this address; see Retry-After"}
+}
+"""The refusals each endpoint may answer, for the OpenAPI document."""
 
 
 class GameRoute(ErrorRoute):
@@ -68,7 +79,7 @@ def build_router(
     async def presets() -> PresetsAnswer:
         return presets_answer()
 
-    @router.post("/api/mesas", status_code=201)
+    @router.post("/api/mesas", status_code=201, responses={**REFUSED, **TOO_MANY})
     async def create_mesa(request: Request) -> wire.CreatedMesa:
         body = await read_body(request, p.CreateMesa, "mesa")
         limits.check("create", request)
@@ -78,18 +89,20 @@ def build_router(
             base = settings.public_url  # a link the friends' phones can open
         return await service.create(body, base)
 
-    @router.get("/api/mesas/{code}")
+    @router.get("/api/mesas/{code}", responses=NOT_FOUND)
     async def get_mesa(code: str) -> wire.MesaPublic:
         return await service.public(code)
 
-    @router.post("/api/mesas/{code}/join", status_code=201)
+    @router.post(
+        "/api/mesas/{code}/join", status_code=201, responses={**REFUSED, **NOT_FOUND, **TOO_MANY}
+    )
     async def join(code: str, request: Request) -> wire.Joined:
         await service.room(code)
         body = await read_body(request, p.Join, "join")
         limits.check("join", request)
         return await service.join(code, body)
 
-    @router.get("/api/mesas/{code}/partidas/{number}/record")
+    @router.get("/api/mesas/{code}/partidas/{number}/record", responses=NOT_FOUND)
     async def record(code: str, number: int) -> wire.PartidaRecord:
         return await service.record(code, number)
 
