@@ -16,6 +16,7 @@ from fichaflow.cli.app import app, fail, lang_of
 from fichaflow.cli.replay import read_record
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.explain import seat_names
+from fichaflow.core.hand import write_move
 from fichaflow.core.tiles import bits, name
 from fichaflow.review.evaluate import BEST, MISTAKE, NOISE, MoveValue
 from fichaflow.review.hand import (
@@ -23,7 +24,6 @@ from fichaflow.review.hand import (
     HandReview,
     check_seat,
     hand_of,
-    move_text,
     review_hand,
 )
 from fichaflow.review.precision import DEFAULT_PRECISION, PRECISIONS
@@ -198,7 +198,7 @@ def _verdict(value: MoveValue, t: Callable[..., str]) -> str:
 def _move_words(value: MoveValue, lang: str) -> str:
     move = value.move
     if move.end is None:
-        return move_text(move)
+        return write_move(move)
     t = partial(_text, lang)
     return f"{name(move.tile)} {t(move.end.word)}"
 
@@ -207,7 +207,7 @@ def _move_sentence(value: MoveValue, lang: str) -> str:
     move = value.move
     t = partial(_text, lang)
     if move.end is None:
-        return t("played_lead", tile=move_text(move))
+        return t("played_lead", tile=write_move(move))
     return t("played_end", tile=name(move.tile), end=t(move.end.word))
 
 

@@ -35,7 +35,12 @@ class End(IntEnum):
 
     @property
     def word(self) -> str:
+        """The end as notation writes it (``6-4:left``)."""
         return "left" if self is End.LEFT else "right"
+
+
+END_BY_WORD: Final = {end.word: end for end in End}
+"""The end each word of the notation names."""
 
 
 def blocked(line_mask: int, left: int, right: int) -> bool:
@@ -97,17 +102,7 @@ class Turn:
 
     def notation(self) -> str:
         """The move in record notation, with the end named only where the tile fits both."""
-        move = self.move
-        if move.is_pass:
-            return "pass"
-        if move.is_draw:
-            return "draw"
-        if move.end is None:
-            assert move.left is not None
-            return f"{move.left}-{other_half(move.tile, move.left)}"
-        bit = 1 << move.tile
-        both = bool(SUIT[self.left] & bit) and bool(SUIT[self.right] & bit)
-        return f"{name(move.tile)}:{move.end.word}" if both else name(move.tile)
+        return write_move(self.move, (self.left, self.right))
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,35 +289,9 @@ class Hand:
             )
 
     def parse(self, token: object, *, draws: bool = False) -> Move:
-        """The move that record notation ``token`` names in this position (``6-5``,
-        ``5-3:left``, ``pass``); an :class:`IllegalMove` that says why when it names none.
-        ``draw`` is read only with ``draws``: a record leaves draws unwritten, while a live
-        table's players draw one tile at a time and its log writes each draw."""
-        if not isinstance(token, str):
-            raise IllegalMove("move.bad_token", token=repr(token))
-        text = token.strip().lower()
-        if text == "pass":
-            return PASS
-        if draws and text == "draw":
-            return DRAW
-        tile_text, colon, end_text = text.partition(":")
-        a, b = parse_halves(tile_text)
-        tile = tile_of(a, b)
-        if self.left < 0:
-            if colon:
-                raise IllegalMove("move.end_on_lead", tile=name(tile))
-            return Move(tile, None, a)
-        if colon:
-            if end_text not in ("left", "right"):
-                raise IllegalMove("move.bad_end", token=token)
-            return Move(tile, End.LEFT if end_text == "left" else End.RIGHT)
-        bit = 1 << tile
-        fits_left, fits_right = bool(SUIT[self.left] & bit), bool(SUIT[self.right] & bit)
-        if fits_left and fits_right:
-            raise IllegalMove("move.end_missing", tile=name(tile), **self._ends())
-        if not fits_left and not fits_right:
-            raise IllegalMove("move.no_match", tile=name(tile), **self._ends())
-        return Move(tile, End.LEFT if fits_left else End.RIGHT)
+        """The move that record notation ``token`` names in this position (see
+        :func:`read_move`)."""
+        return read_move(token, self.left, self.right, draws=draws)
 
     # -- changing the position ------------------------------------------------------------
 
@@ -431,6 +400,64 @@ class Hand:
 
     def _ends(self) -> dict[str, int]:
         return {"left": self.left, "right": self.right}
+
+
+# -- move notation: the one reader and the one writer --------------------------------------
+
+
+def write_move(move: Move, ends: tuple[int, int] | None = None) -> str:
+    """``move`` in notation: ``pass``, ``draw``, a salida as ``a-b`` with the half it shows on the
+    left first, a play as ``6-4:left`` or ``6-4:right``. Given ``ends``, the open ends the play
+    faced, the end is written only where the tile fits both (``6-4`` otherwise): that is a
+    record's form. Without them it is always written: that is the protocol's form of a legal
+    move, which a client can send back without knowing the ends."""
+    if move.is_pass:
+        return "pass"
+    if move.is_draw:
+        return "draw"
+    if move.end is None:
+        assert move.left is not None
+        return f"{move.left}-{other_half(move.tile, move.left)}"
+    if ends is not None:
+        bit = 1 << move.tile
+        if not (SUIT[ends[0]] & bit and SUIT[ends[1]] & bit):
+            return name(move.tile)
+    return f"{name(move.tile)}:{move.end.word}"
+
+
+def read_move(token: object, left: int, right: int, *, draws: bool = False) -> Move:
+    """The move that notation ``token`` names where the open ends are ``left`` and ``right``
+    (-1 before the salida): ``6-5`` (a salida, or a play whose tile fits one end), ``5-3:left``,
+    ``pass``; an :class:`IllegalMove` that says why when it names none. Whether the move is
+    legal is :meth:`Hand.check`'s business. ``draw`` is read only with ``draws``: a record leaves
+    draws unwritten, while a live table's players draw one tile at a time and its log writes
+    each draw."""
+    if not isinstance(token, str):
+        raise IllegalMove("move.bad_token", token=repr(token))
+    text = token.strip().lower()
+    if text == "pass":
+        return PASS
+    if draws and text == "draw":
+        return DRAW
+    tile_text, colon, end_text = text.partition(":")
+    a, b = parse_halves(tile_text)
+    tile = tile_of(a, b)
+    if left < 0:
+        if colon:
+            raise IllegalMove("move.end_on_lead", tile=name(tile))
+        return Move(tile, None, a)
+    if colon:
+        end = END_BY_WORD.get(end_text)
+        if end is None:
+            raise IllegalMove("move.bad_end", token=token)
+        return Move(tile, end)
+    bit = 1 << tile
+    fits_left, fits_right = bool(SUIT[left] & bit), bool(SUIT[right] & bit)
+    if fits_left and fits_right:
+        raise IllegalMove("move.end_missing", tile=name(tile), left=left, right=right)
+    if not fits_left and not fits_right:
+        raise IllegalMove("move.no_match", tile=name(tile), left=left, right=right)
+    return Move(tile, End.LEFT if fits_left else End.RIGHT)
 
 
 def _names(mask: int) -> str:

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, Required, TypedDict
 
-from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import DRAW, PASS, End, Hand, Move, Turn
+from fichaflow.core.errors import FichaFlowError, IllegalMove
+from fichaflow.core.hand import END_BY_WORD, End, Hand, Move, Turn, read_move, write_move
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
-from fichaflow.core.tiles import MAX_HALF, NUM_TILES, bits, name, other_half, parse, parse_halves
+from fichaflow.core.tiles import MAX_HALF, NUM_TILES, bits, name, parse, parse_halves
 
 
 class TurnKind(StrEnum):
@@ -95,7 +95,7 @@ class PublicTurn:
                 detail["end"] = self.end.word
             else:
                 assert self.lead_left is not None
-                detail["tile"] = f"{self.lead_left}-{other_half(self.tile, self.lead_left)}"
+                detail["tile"] = write_move(Move.lead(self.tile, self.lead_left))
         if self.drawn >= 0:
             detail["drawn"] = name(self.drawn)
         ends = [self.left, self.right] if self.left >= 0 else None
@@ -149,17 +149,7 @@ class SeatView:
         """The view as the protocol sends it (tiles in record notation). Views built together
         (:func:`seat_views`) share their public turns: pass one ``memo`` to all their
         ``to_json`` calls (while the views live) and each turn is written once."""
-        legal = []
-        for move in self.legal:
-            if move.is_pass:
-                legal.append("pass")
-            elif move.is_draw:
-                legal.append("draw")
-            elif move.end is None:
-                assert move.left is not None
-                legal.append(f"{move.left}-{other_half(move.tile, move.left)}")
-            else:
-                legal.append(f"{name(move.tile)}:{move.end.word}")
+        legal = [write_move(move) for move in self.legal]
         return {
             "rules": self.rules.dump(),
             "seat": self.seat,
@@ -380,31 +370,27 @@ def _turn_from_json(data: object, seats: int, index: int) -> PublicTurn:
             raise FichaFlowError("view.missing", key=f"{where}.end")
         first, _ = parse_halves(text)
         return PublicTurn(seat, TurnKind.PLAY, parse(text), None, -1, -1, first, drawn)
-    if end_word not in ("left", "right"):
+    end = END_BY_WORD.get(end_word) if isinstance(end_word, str) else None
+    if end is None:
         raise FichaFlowError("view.bad_value", key=f"{where}.end", value=repr(end_word))
     if left < 0:
         raise FichaFlowError("view.missing", key=f"{where}.ends")
-    end = End.LEFT if end_word == "left" else End.RIGHT
     return PublicTurn(seat, TurnKind.PLAY, parse(text), end, left, right, None, drawn)
 
 
-def _move_from_json(data: object, lead: bool) -> Move:
-    """A legal move as ``to_json`` writes it: ``6-4`` for a salida (left half first),
-    ``6-4:left`` / ``6-4:right`` for a play, ``pass`` or ``draw``."""
-    if data == "pass":
-        return PASS
-    if data == "draw":
-        return DRAW
+def _move_from_json(data: object, left: int, right: int) -> Move:
+    """A legal move as ``to_json`` writes it (:func:`write_move` without the ends, so every play
+    names its end): ``6-4`` for a salida (left half first), ``6-4:left`` / ``6-4:right`` for a
+    play, ``pass`` or ``draw``."""
     if not isinstance(data, str):
         raise FichaFlowError("view.move", token=repr(data))
-    text, _, end_word = data.partition(":")
-    first, _ = parse_halves(text)
-    tile = parse(text)
-    if lead and not end_word:
-        return Move(tile, None, first)
-    if not lead and end_word in ("left", "right"):
-        return Move(tile, End.LEFT if end_word == "left" else End.RIGHT)
-    raise FichaFlowError("view.move", token=data)
+    try:
+        move = read_move(data, left, right, draws=True)
+    except IllegalMove:
+        raise FichaFlowError("view.move", token=data) from None
+    if move.end is not None and ":" not in data:  # the end was worked out, not written
+        raise FichaFlowError("view.move", token=data)
+    return move
 
 
 def _view_from_json(data: object) -> SeatView:
@@ -439,8 +425,7 @@ def _view_from_json(data: object) -> SeatView:
             raise FichaFlowError("view.list", key="players", size=seats)
         players = tuple(str(p) for p in names)
     forced = view.get("forced_lead")
-    lead = left < 0
-    legal = tuple(_move_from_json(m, lead) for m in _list(view.get("legal", []), "legal"))
+    legal = tuple(_move_from_json(m, left, right) for m in _list(view.get("legal", []), "legal"))
     ended = view.get("ended", False)
     if not isinstance(ended, bool):
         raise FichaFlowError("view.bad_value", key="ended", value=repr(ended))

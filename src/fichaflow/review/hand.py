@@ -15,10 +15,10 @@ from typing import Any
 
 from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import Hand, Move
+from fichaflow.core.hand import Hand, Move, write_move
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
-from fichaflow.core.tiles import bits, other_half
+from fichaflow.core.tiles import bits
 from fichaflow.core.tiles import name as tile_name
 from fichaflow.core.view import SeatView, hand_view
 from fichaflow.review.evaluate import MISTAKE, Evaluation, MoveValue, evaluate, hindsight
@@ -202,15 +202,6 @@ def review_hand(
     return HandReview(subject, seat, precision.name, tuple(out), spent)
 
 
-def move_text(move: Move) -> str:
-    """A move as the protocol writes a legal move: ``6-4`` for a salida (left half first),
-    ``6-4:left`` or ``6-4:right`` for a play."""
-    if move.end is None:
-        assert move.left is not None
-        return f"{move.left}-{other_half(move.tile, move.left)}"
-    return f"{tile_name(move.tile)}:{move.end.word}"
-
-
 def _rounded(value: float | None, digits: int = 2) -> float | None:
     return None if value is None else round(value, digits)
 
@@ -220,7 +211,7 @@ def move_json(
 ) -> dict[str, Any]:
     move = value.move
     return {
-        "move": move_text(move),
+        "move": write_move(move),
         "tile": tile_name(move.tile),
         "end": None if move.end is None else move.end.word,
         "points": round(value.points.mean, 2),
@@ -267,8 +258,8 @@ def decision_json(
         "tiles": [tile_name(t) for t in bits(view.tiles)],
         # The entry of the move played in ``moves`` (a tile laid on either of two equal ends is
         # listed once), and the move as it was made.
-        "played": move_text(played.move),
-        "played_move": move_text(decision.played),
+        "played": write_move(played.move),
+        "played_move": write_move(decision.played),
         "played_rank": [m.move for m in decision.evaluation.moves].index(played.move) + 1,
         "verdict": played.verdict,
         "cost": round(played.cost.mean, 2),

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from fichaflow.core.explain import explain, seat_names
-from fichaflow.core.hand import Hand, Turn
+from fichaflow.core.hand import Hand, Turn, write_move
 from fichaflow.core.partida import facts_of
 from fichaflow.core.scoring import score_hand
 from fichaflow.core.tiles import bits, name
-from fichaflow.review.hand import HandToReview, fresh, move_text
+from fichaflow.review.hand import HandToReview, fresh
 
 
 def _state(hand: Hand, turn: Turn | None) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def _state(hand: Hand, turn: Turn | None) -> dict[str, Any]:
         kind = "play" if move.is_play else ("pass" if move.is_pass else "draw")
         out.update(seat=turn.seat, kind=kind)
         if move.is_play:
-            out.update(move=move_text(move), tile=name(move.tile))
+            out.update(move=write_move(move), tile=name(move.tile))
             out["end"] = None if move.end is None else move.end.word
         elif move.is_draw:
             out["tile"] = name(turn.drawn)
