@@ -32,16 +32,17 @@ STATUSES: Final = {"server.no_mesa": 404, "server.no_partida_number": 404}
 """The game's errors that are not a plain 400."""
 M = TypeVar("M", bound=BaseModel)
 
-REFUSED: Final[dict[int | str, dict[str, Any]]] = {
-    400: {"model": ErrorAnswer, "description": "Refused: the error's code and texts"}
+REFUSALS: Final = {
+    400: "Refused: the error's code and texts",
+    404: "No such mesa (or partida)",
+    429: "Too many from this address; see Retry-After",
 }
-NOT_FOUND: Final[dict[int | str, dict[str, Any]]] = {
-    404: {"model": ErrorAnswer, "description": "No such mesa (or partida)"}
-}
-TOO_MANY: Final[dict[int | str, dict[str, Any]]] = {
-    429: {"model": ErrorAnswer, "description": "Too many from this address; see Retry-After"}
-}
-"""The refusals each endpoint may answer, for the OpenAPI document."""
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals an endpoint may answer, for the OpenAPI document: each with the error
+    answer's schema."""
+    return {s: {"model": ErrorAnswer, "description": REFUSALS[s]} for s in statuses}
 
 
 class GameRoute(ErrorRoute):
@@ -79,7 +80,7 @@ def build_router(
     async def presets() -> PresetsAnswer:
         return presets_answer()
 
-    @router.post("/api/mesas", status_code=201, responses={**REFUSED, **TOO_MANY})
+    @router.post("/api/mesas", status_code=201, responses=refusals(400, 429))
     async def create_mesa(request: Request) -> wire.CreatedMesa:
         body = await read_body(request, p.CreateMesa, "mesa")
         limits.check("create", request)
@@ -89,20 +90,18 @@ def build_router(
             base = settings.public_url  # a link the friends' phones can open
         return await service.create(body, base)
 
-    @router.get("/api/mesas/{code}", responses=NOT_FOUND)
+    @router.get("/api/mesas/{code}", responses=refusals(404))
     async def get_mesa(code: str) -> wire.MesaPublic:
         return await service.public(code)
 
-    @router.post(
-        "/api/mesas/{code}/join", status_code=201, responses={**REFUSED, **NOT_FOUND, **TOO_MANY}
-    )
+    @router.post("/api/mesas/{code}/join", status_code=201, responses=refusals(400, 404, 429))
     async def join(code: str, request: Request) -> wire.Joined:
         await service.room(code)
         body = await read_body(request, p.Join, "join")
         limits.check("join", request)
         return await service.join(code, body)
 
-    @router.get("/api/mesas/{code}/partidas/{number}/record", responses=NOT_FOUND)
+    @router.get("/api/mesas/{code}/partidas/{number}/record", responses=refusals(404))
     async def record(code: str, number: int) -> wire.PartidaRecord:
         return await service.record(code, number)
 
