@@ -29,13 +29,13 @@ from tests.core.kit import (
     random_move,
     snapshot,
 )
-from tests.marks import slow_except
 
 RULES = {name: Rules.make(name) for name in PRESETS}
 RULES["sorteo"] = Rules.make("venezuela", first_lead="sorteo")
 RULES["tres_sorteo"] = Rules.make("tres", first_lead="sorteo")
 TILE_OF = [[tile_of(a, b) for b in range(7)] for a in range(7)]
 HANDS_PER_PRESET = 1000
+QUICK_HANDS = 300  # the default run: the first hands of one preset per mode; --slow plays all
 CHECK_ILLEGAL_EVERY = 10  # the full illegal-move sweep runs on one hand in this many
 
 
@@ -152,12 +152,16 @@ def step(hand: Hand, rng: random.Random, sweep: bool) -> None:
     assert hand.pase_redondo == redondo
 
 
-@pytest.mark.parametrize("preset", slow_except(sorted(RULES), ["venezuela", "mano_a_mano", "tres"]))
-def test_random_hands_keep_every_invariant(preset: str) -> None:
+@pytest.mark.parametrize(
+    ("preset", "hands"),
+    [pytest.param(p, QUICK_HANDS, id=f"{p}-quick") for p in ("venezuela", "mano_a_mano", "tres")]
+    + [pytest.param(p, HANDS_PER_PRESET, id=p, marks=pytest.mark.slow) for p in sorted(RULES)],
+)
+def test_random_hands_keep_every_invariant(preset: str, hands: int) -> None:
     rules = RULES[preset]
     rng = random.Random(f"props-{preset}")
     seen: dict[str, int] = {"domino": 0, "tranque": 0, "capicua": 0, "draw": 0, "pass": 0}
-    for number in range(HANDS_PER_PRESET):
+    for number in range(hands):
         hand = new_hand(rules, f"props-{preset}-{number}", rng)
         sweep = number % CHECK_ILLEGAL_EVERY == 0
         while not hand.ended:

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from fichaflow.core import record
 from fichaflow.core.deal import Deal
 from fichaflow.core.tiles import bits, name
@@ -48,6 +50,7 @@ async def play_partida(server: ServerProcess, rules: Any, bots: list[str | None]
     return {"code": code, "people": people, "miron": miron, "host": host}
 
 
+@pytest.mark.slow
 def test_people_and_bots_play_a_partida_to_its_end(server: ServerProcess, tmp_path: Path) -> None:
     async def scenario() -> None:
         rules = {"preset": "venezuela", "target": 50}

@@ -38,6 +38,7 @@ def same_mesa(live: Mesa, stored: Mesa) -> None:
     assert wire.partida_summary(stored) == wire.partida_summary(live)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(
     preset=st.sampled_from(sorted(PRESETS)),
