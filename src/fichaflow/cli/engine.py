@@ -21,7 +21,7 @@ from fichaflow.bots.base import Bot
 from fichaflow.bots.ladder import PLAYER_BOTS, make_bot
 from fichaflow.cli.app import app, fail, lang_of
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import Hand, Move, Turn
+from fichaflow.core.hand import Hand, Move, write_move
 from fichaflow.core.view import SeatView
 
 
@@ -39,10 +39,7 @@ def core_legal(view: SeatView) -> tuple[Move, ...]:
 
 def notation(view: SeatView, move: Move) -> str:
     """The move in record notation (the end named only where the tile fits both)."""
-    if move.is_draw:
-        return "draw"
-    assert view.seat is not None
-    return Turn(view.seat, move, view.left, view.right).notation()
+    return write_move(move, (view.left, view.right))
 
 
 def _error(error: FichaFlowError, lang: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fichaflow.bots.base import Bot
 from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import Hand, Move, Turn
+from fichaflow.core.hand import Hand, Move, write_move
 from fichaflow.core.partida import Partida, facts_of
 from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import HandScore, score_hand
@@ -78,7 +78,7 @@ def _play_out(
         try:
             apply(move)
         except FichaFlowError as exc:
-            token = Turn(seat, move, hand.left, hand.right).notation() if move.is_play else move
+            token = write_move(move, (hand.left, hand.right))
             raise FichaFlowError(
                 "match.illegal_move", bot=bot.name, seat=seat, move=token, detail=exc.message()
             ) from None

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import DRAW, Hand, Move, Turn
+from fichaflow.core.hand import DRAW, Hand, Move, write_move
 from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import draw_until_playable
 from fichaflow.core.rules import Rules
@@ -383,7 +383,7 @@ class Mesa:
         the change that stores it."""
         hand = self.hand
         assert hand is not None
-        notation = Turn(seat, move, hand.left, hand.right).notation()
+        notation = write_move(move, (hand.left, hand.right))
         info = self.hands[-1]
         info.moves.append(notation)
         number = len(info.moves)
