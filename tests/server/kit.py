@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+import pytest
 import websockets
 from sqlalchemy import create_engine, text
 
@@ -28,18 +29,22 @@ from fichaflow.server.settings import TEST_SEED_ENV, fixed_deal_seed
 
 SEND_SPACING = 0.06
 TEST_SEED = "fichaflow-tests"
-"""The seed the server tests' servers run with (``FICHAFLOW_TEST_SEED``): every hand they deal is
-``known_deal(seats)`` and every bot's move is fixed by its view, so a test can say exactly what
-happens. (Tests that look for a situation over many hands, as some browser tests do, need the
-deals to differ: their servers keep secret seeds.)"""
+"""The seed the test servers run with (``FICHAFLOW_TEST_SEED``): hand ``n`` of every partida they
+deal is ``known_deal(seats, hand=n)`` and every bot's move is fixed by its view, so a test can say
+exactly what happens, and a test that plays many hands meets a different deal in each, the same
+in every run."""
 
 
-def known_deal(seats: int, seed: str = TEST_SEED) -> Deal:
-    """The deal of every hand at a test server started with ``seed``."""
-    deal_seed = fixed_deal_seed(seed)
+def known_deal(seats: int, seed: str = TEST_SEED, hand: int = 1) -> Deal:
+    """The deal of a partida's hand number ``hand`` at a test server started with ``seed``."""
+    deal_seed = fixed_deal_seed(seed, hand)
     assert deal_seed is not None
     return Deal.from_seed(seats, deal_seed)
 
+
+POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.slow)
+"""The database parameter of tests that run on SQLite and again on PostgreSQL: the PostgreSQL runs
+are in the full run (``pytest --slow``, CI); a bare ``pytest`` stays quick on SQLite alone."""
 
 SERVE = [sys.executable, "-c", "from fichaflow.cli import main; main()", "serve"]
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from tests.server.kit import ServerProcess
+from tests.server.kit import TEST_SEED, ServerProcess
 
 
 @pytest.fixture
 def web_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """``fichaflow serve`` in a subprocess, on a new SQLite file."""
-    with ServerProcess(f"sqlite:///{tmp_path / 'web.sqlite3'}") as process:
+    """``fichaflow serve`` in a subprocess, on a new SQLite file, dealing known hands."""
+    with ServerProcess(f"sqlite:///{tmp_path / 'web.sqlite3'}", seed=TEST_SEED) as process:
         yield process
 
 

@@ -41,7 +41,7 @@ def test_reload_and_a_lost_server_put_the_player_back(
         expect(page.get_by_role("button", name=spoken(parse(tile)), exact=True)).to_have_count(1)
 
     # The first move by keyboard: arrows walk the tiles, Enter plays, arrows pick an end. (Deals
-    # are secret here, so a turn with nothing that fits is passed first, as a player would.)
+    # differ by hand, so a turn with nothing that fits is passed first, as a player would.)
     wait_for_my_turn(me)
     while not me.playable():
         me.act()

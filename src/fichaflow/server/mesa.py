@@ -321,7 +321,13 @@ class Mesa:
         out: list[ch.Change] = [
             ch.NewPartida(self.code, self.partida_number, self.rules.dump(), players)
         ]
-        return out + self.deal_hand(new_seed())
+        return out + self.deal_next_hand()
+
+    def deal_next_hand(self) -> list[ch.Change]:
+        """Deal the partida's next hand from a fresh seed."""
+        if self.partida is None:
+            raise FichaFlowError("server.no_partida")
+        return self.deal_hand(new_seed(self.partida.hand_number))
 
     def deal_hand(self, seed: str, leader: int | None = None) -> list[ch.Change]:
         """Deal the next hand from ``seed``; the partida chooses its leader (drawing the sorteo

@@ -25,7 +25,6 @@ from fichaflow.server import protocol as p
 from fichaflow.server import storage as st
 from fichaflow.server import wire
 from fichaflow.server.botpool import BotPool
-from fichaflow.server.fairness import new_seed
 from fichaflow.server.hub import Connection
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
 from fichaflow.server.settings import bot_seed
@@ -446,7 +445,7 @@ class TableService:
 
     async def _next_hand(self, room: Room) -> None:
         mesa = room.mesa
-        await self._commit(room, mesa.deal_hand(new_seed()))
+        await self._commit(room, mesa.deal_next_hand())
         self._after(room)
         self._broadcast_mesa(room)
         self._broadcast_hand_start(room)

@@ -58,11 +58,12 @@ def network_addresses() -> list[str]:
 
 
 TEST_SEED_ENV = "FICHAFLOW_TEST_SEED"
-"""For tests only. With this environment variable set, every hand the server deals comes from one
-seed made from its value, and every bot move from one bot seed, so that a test knows each deal and
-each bot's answer in advance and can assert exactly what happens. Without it (always, in real
-play) deal seeds are secret, from the operating system's generator. Either way the commitment is
-published before the deal and the seed revealed at the end, so test partidas verify like any."""
+"""For tests only. With this environment variable set, every hand the server deals comes from a
+seed made from its value and the hand's number in its partida, and every bot move from one bot
+seed, so that a test knows each deal and each bot's answer in advance and can assert exactly what
+happens. Without it (always, in real play) deal seeds are secret, from the operating system's
+generator. Either way the commitment is published before the deal and the seed revealed at the
+end, so test partidas verify like any."""
 
 
 def _fixed_seed(purpose: str, value: str | None) -> bytes | None:
@@ -71,10 +72,12 @@ def _fixed_seed(purpose: str, value: str | None) -> bytes | None:
     return hashlib.sha256(f"{purpose}|{value}".encode()).digest() if value else None
 
 
-def fixed_deal_seed(value: str | None = None) -> str | None:
-    """The deal seed (64 hex digits) made from ``value``, by default ``FICHAFLOW_TEST_SEED``'s;
-    None when neither is set: the server draws a secret seed."""
-    seed = _fixed_seed("deal", value)
+def fixed_deal_seed(value: str | None = None, hand: int = 1) -> str | None:
+    """The seed (64 hex digits) of a partida's hand number ``hand``, made from ``value``, by
+    default ``FICHAFLOW_TEST_SEED``'s; None when neither is set: the server draws a secret seed.
+    Each hand of a partida gets its own deal, the same in every run and at every mesa. (The first
+    hand's is the value's own, as it was before later hands had theirs: tests are built on it.)"""
+    seed = _fixed_seed("deal" if hand == 1 else f"deal|{hand}", value)
     return seed.hex() if seed else None
 
 
