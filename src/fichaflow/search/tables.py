@@ -27,16 +27,19 @@ HALF_BITS: Final = 14
 
 
 def _heaviest_table(offset: int) -> tuple[int, ...]:
-    """For each 14-bit slice of a tile set, its heaviest tile (highest index among equals)."""
-    out = []
-    for sub in range(1 << HALF_BITS):
-        best, best_pips = -1, -1
-        for i in range(HALF_BITS):
-            if sub >> i & 1:
-                t = i + offset
-                if t < NUM_TILES and PIPS[t] >= best_pips:
-                    best, best_pips = t, PIPS[t]
-        out.append(best)
+    """For each 14-bit slice of a tile set, its heaviest tile (highest index among equals).
+
+    Built from the slice without its lowest tile (a smaller index, already tabled), so that
+    importing the engine stays quick."""
+    out = [-1] * (1 << HALF_BITS)
+    for sub in range(1, 1 << HALF_BITS):
+        lowest = sub & -sub
+        rest = out[sub ^ lowest]
+        t = lowest.bit_length() - 1 + offset
+        if t >= NUM_TILES or (rest >= 0 and PIPS[rest] >= PIPS[t]):
+            out[sub] = rest
+        else:
+            out[sub] = t
     return tuple(out)
 
 
@@ -57,10 +60,13 @@ def heaviest(mask: int) -> int:
 
 
 def _pips_table(offset: int) -> tuple[int, ...]:
-    return tuple(
-        sum(PIPS[i + offset] for i in range(HALF_BITS) if sub >> i & 1 and i + offset < NUM_TILES)
-        for sub in range(1 << HALF_BITS)
-    )
+    """For each 14-bit slice of a tile set, its pips (built as :func:`_heaviest_table` is)."""
+    out = [0] * (1 << HALF_BITS)
+    for sub in range(1, 1 << HALF_BITS):
+        lowest = sub & -sub
+        t = lowest.bit_length() - 1 + offset
+        out[sub] = out[sub ^ lowest] + (PIPS[t] if t < NUM_TILES else 0)
+    return tuple(out)
 
 
 PIPS_LOW: Final = _pips_table(0)
