@@ -17,6 +17,9 @@ from fichaflow.server.settings import (
     sqlite_url,
 )
 
+SHUTDOWN_GRACE_SECONDS = 3
+"""How long a stopping server lets requests still open finish before it cuts them."""
+
 
 def _check_port(host: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -129,5 +132,8 @@ def serve(
         port=port,
         ws_max_size=FRAME_LIMIT_BYTES,
         ws_per_message_deflate=False,  # views are small; compressing them costs the CPU
+        # A mirón's long poll waits up to 20 s: on stop, requests still open get this long, then
+        # are cut (their pages ask again), so that stopping or restarting a server is quick.
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
         log_level="warning",
     )
