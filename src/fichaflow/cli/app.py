@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
-from typing import NoReturn
+from typing import Final, NoReturn
 
 import click
 
@@ -12,8 +13,36 @@ from fichaflow.core.errors import FichaFlowError
 
 LANGS = i18n.LANGUAGES
 
+COMMANDS: Final = {
+    name: f"fichaflow.cli.{name}"
+    for name in ("analyze", "bench", "duel", "engine", "play", "replay", "score", "serve", "verify")
+}
+"""Each command and the module that defines it (and registers it on :data:`app` when imported)."""
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class Commands(click.Group):
+    """The group that imports a command's module only when that command is asked for, so that
+    ``fichaflow score`` starts without loading the search engine, the server or the terminal
+    table (``--help`` still lists them all)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(COMMANDS[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] not in COMMANDS:  # a mistake: load them all, for "did you mean"
+            for module in COMMANDS.values():
+                importlib.import_module(module)
+        return super().resolve_command(ctx, args)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--lang",
     type=click.Choice(LANGS),
