@@ -50,7 +50,7 @@ def test_bad_requests_get_a_code_and_a_spanish_text(server: ServerProcess) -> No
                 ("/api/mesas", {"seats": ["tirafichas"]}, "server.plan_size"),
                 ("/api/mesas", {"seats": ["omnisciente", None, None, None]}, "bot.unknown"),
                 ("/api/mesas", {"options": {"turn_seconds": 1}}, "server.bad_field"),
-                ("/api/mesas", {"name": ""}, "server.bad_field"),
+                ("/api/mesas", {"name": ""}, "name.blank"),
             ]
             for path, body, code in cases:
                 response = await http.post(path, json=body)
@@ -72,7 +72,7 @@ def test_bad_requests_get_a_code_and_a_spanish_text(server: ServerProcess) -> No
             )
             assert is_spanish_error(out.json()["error"], "server.seat_range")
             blank = await http.post(f"/api/mesas/{created['code']}/join", json={"name": "   "})
-            assert is_spanish_error(blank.json()["error"], "server.name")
+            assert is_spanish_error(blank.json()["error"], "name.blank")
         # nothing was created by the failed requests
         assert (await get_json(server, "/api/health"))["mesas"] == mesas_before + 1
 

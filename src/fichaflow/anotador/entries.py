@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from fichaflow.anotador.mesa import name_of
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import EndKind
 
@@ -206,8 +207,9 @@ def dump_entry(entry: Entry) -> dict[str, Any]:
     return out
 
 
-def load_change(data: object) -> Change:
-    """An action's change from its JSON form; ``type`` says which."""
+def load_change(data: object, *, stored: bool = False) -> Change:
+    """An action's change from its JSON form; ``type`` says which. Names in a new queue meet
+    the name rule unless the change was ``stored`` (see :meth:`MesaSetup.load`)."""
     if not isinstance(data, Mapping):
         raise _bad("una acción es un objeto con type")
     kind = data.get("type")
@@ -233,7 +235,7 @@ def load_change(data: object) -> Change:
         names = _list(data.get("queue"), "queue")
         if not all(isinstance(n, str) for n in names):
             raise _bad("queue debe ser una lista de nombres")
-        return SetQueue(tuple(n.strip() for n in names))
+        return SetQueue(tuple(name_of(n, stored=stored) for n in names))
     raise _bad("type debe ser hand, adjust, edit, delete, undo, new_partida o queue")
 
 

@@ -12,9 +12,9 @@ from typing import Any, Final
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.explain import team_name
+from fichaflow.core.names import LABEL_MAX, NAME_MAX, player_name
 from fichaflow.core.rules import Rules
 
-NAME_MAX: Final = 30
 MESA_KEYS: Final = ("name", "rules", "players", "queue", "teams")
 
 
@@ -34,20 +34,19 @@ class MesaSetup:
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise FichaFlowError("anotador.mesa_name")
-        if len(self.name) > NAME_MAX * 2:
-            raise FichaFlowError("anotador.name_long", name=self.name[:20], max=NAME_MAX * 2)
         check_seating(self.rules, self.seating, self.queue)
         if self.team_names and len(self.team_names) != self.rules.teams:
             raise FichaFlowError(
                 "anotador.teams_count", found=len(self.team_names), teams=self.rules.teams
             )
-        for label in self.team_names:
-            if len(label) > NAME_MAX * 2:
-                raise FichaFlowError("anotador.name_long", name=label[:20], max=NAME_MAX * 2)
 
     @classmethod
-    def load(cls, data: object) -> MesaSetup:
-        """A mesa from its JSON form: ``{"name", "rules", "players", "queue"?, "teams"?}``."""
+    def load(cls, data: object, *, stored: bool = False) -> MesaSetup:
+        """A mesa from its JSON form: ``{"name", "rules", "players", "queue"?, "teams"?}``.
+
+        Names that come in meet the name rule (:func:`fichaflow.core.names.player_name`, the
+        game's too) and are kept in its normal form; a ``stored`` mesa's names are read as they
+        were saved, so that a mesa saved under an older rule still opens."""
         if not isinstance(data, Mapping):
             raise FichaFlowError("anotador.bad_entry", what="una mesa es un objeto")
         for key in data:
@@ -56,11 +55,11 @@ class MesaSetup:
         rules = Rules.load(data.get("rules", "dominicana"))
         name = data.get("name", "")
         return cls(
-            name=name.strip() if isinstance(name, str) else "",
+            name=name_of(name, LABEL_MAX, stored) if isinstance(name, str) else "",
             rules=rules,
-            seating=_names(data.get("players"), "players"),
-            queue=_names(data.get("queue", []), "queue"),
-            team_names=_names(data.get("teams", []), "teams", allow_empty=True),
+            seating=_names(data.get("players"), "players", stored),
+            queue=_names(data.get("queue", []), "queue", stored),
+            team_names=_names(data.get("teams", []), "teams", stored, LABEL_MAX, allow_empty=True),
         )
 
     def dump(self) -> dict[str, Any]:
@@ -75,12 +74,22 @@ class MesaSetup:
         return out
 
 
-def _names(value: object, what: str, allow_empty: bool = False) -> tuple[str, ...]:
+def name_of(text: str, limit: int = NAME_MAX, stored: bool = False) -> str:
+    """A name as the mesa keeps it: a stored name as it was saved; "" for a blank one (the caller
+    says whose name is missing); else the name rule's normal form."""
+    if stored:
+        return text
+    return player_name(text, limit) if text.split() else ""
+
+
+def _names(
+    value: object, what: str, stored: bool, limit: int = NAME_MAX, allow_empty: bool = False
+) -> tuple[str, ...]:
     if value is None:
         value = []
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
         raise FichaFlowError("anotador.bad_entry", what=f"{what} debe ser una lista de nombres")
-    names = tuple(" ".join(n.split()) for n in value)
+    names = tuple(name_of(n, limit, stored) for n in value)
     if not allow_empty:
         for seat, name in enumerate(names):
             if not name:
@@ -98,8 +107,6 @@ def check_seating(rules: Rules, seating: Sequence[str], queue: Sequence[str]) ->
     for seat, name in enumerate((*seating, *queue)):
         if not name.strip():
             raise FichaFlowError("anotador.name_empty", seat=seat)
-        if len(name) > NAME_MAX:
-            raise FichaFlowError("anotador.name_long", name=name[:20], max=NAME_MAX)
         if name.casefold() in seen:
             raise FichaFlowError("anotador.name_repeated", name=name)
         seen.add(name.casefold())

@@ -121,8 +121,8 @@ def load(engine: Engine, code: str | None = None, watch: str | None = None) -> S
         ).all()
         actions, keys = [], []
         for action in rows:
-            actions.append(Action(str(action.number), load_change(action.change)))
+            actions.append(Action(str(action.number), load_change(action.change, stored=True)))
             keys.append(action.key)
         return StoredMesa(
-            row.code, row.watch, MesaSetup.load(row.setup), tuple(actions), tuple(keys)
+            row.code, row.watch, MesaSetup.load(row.setup, stored=True), tuple(actions), tuple(keys)
         )

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import DRAW, Hand, Move, write_move
+from fichaflow.core.names import player_name
 from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import draw_until_playable
 from fichaflow.core.rules import Rules
@@ -48,13 +49,6 @@ def offered_bot(name: str) -> str:
     if name not in PLAYER_BOTS:
         raise FichaFlowError("bot.unknown", name=name, allowed=", ".join(PLAYER_BOTS))
     return name
-
-
-def clean_name(name: str) -> str:
-    text = " ".join(name.split())
-    if not 1 <= len(text) <= 24 or not text.isprintable():
-        raise FichaFlowError("server.name")
-    return text
 
 
 @dataclass
@@ -193,7 +187,7 @@ class Mesa:
 
     def add_person(self, name: str, is_host: bool = False) -> tuple[Person, str, list[ch.Change]]:
         token = new_token()
-        person = Person(max(self.people, default=0) + 1, clean_name(name), token_hash(token))
+        person = Person(max(self.people, default=0) + 1, player_name(name), token_hash(token))
         person.is_host = is_host
         self.people[person.id] = person
         new = ch.NewPerson(self.code, person.id, person.name, person.token_hash, is_host)
@@ -201,7 +195,7 @@ class Mesa:
 
     def join(self, name: str, seat: int | None) -> tuple[Person, str, list[ch.Change]]:
         """A newcomer takes ``seat``, or estar parado when no seat is named."""
-        clean_name(name)
+        player_name(name)
         if seat is not None:
             self._free_seat(seat)
         person, token, out = self.add_person(name)

@@ -14,7 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from fichaflow.core.errors import FichaFlowError
 
 Ref = Annotated[str | int | None, Field(default=None)]
-Name = Annotated[str, Field(min_length=1, max_length=24)]
+Name = str
+"""A person's name as typed: the core's name rule (``core.names.player_name``) decides, with its
+own Spanish errors; the body's size limit bounds what arrives."""
 
 
 class Strict(BaseModel):

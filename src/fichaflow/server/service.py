@@ -202,7 +202,7 @@ class TableService:
             Rules.load(request.rules),
             request.options,
             request.seats,
-            request.name or "Anfitrión",
+            "Anfitrión" if request.name is None else request.name,
             request.seat,
         )
         room = Room(mesa)

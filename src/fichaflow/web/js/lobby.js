@@ -44,7 +44,7 @@ export function renderHome(app) {
         h('div', { class: 'field' },
           h('label', { for: 'host-name' }, t('lobby.your_name')),
           h('input', {
-            id: 'host-name', name: 'name', autocomplete: 'nickname', maxlength: 24,
+            id: 'host-name', name: 'name', autocomplete: 'nickname', maxlength: 30,
             value: draft.name, placeholder: t('lobby.name_placeholder'),
             oninput: (event) => { draft.name = event.target.value; },
           })),
@@ -103,7 +103,7 @@ export function renderJoin(app) {
         h('div', { class: 'field' },
           h('label', { for: 'join-name' }, t('join.your_name')),
           h('input', {
-            id: 'join-name', name: 'name', autocomplete: 'nickname', maxlength: 24, required: true,
+            id: 'join-name', name: 'name', autocomplete: 'nickname', maxlength: 30, required: true,
             value: state.joinName, placeholder: t('lobby.name_placeholder'),
             oninput: (event) => { state.joinName = event.target.value; },
           })),
