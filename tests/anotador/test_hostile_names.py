@@ -1,9 +1,13 @@
 """Hostile names at the anotador, over its real API on SQLite and PostgreSQL: names that show
 nothing (a lone Hangul filler), towers of accents and NUL are refused with the game's rule and
-change nothing."""
+change nothing; a legal name that looks like a spreadsheet formula is kept as typed and made
+harmless in the CSV export, in English and in Spanish."""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +15,7 @@ import httpx
 import pytest
 
 from fichaflow.anotador.entries import dump_change, load_change
+from fichaflow.anotador.export import FORMULA_STARTS, csv_cell
 from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.core.errors import FichaFlowError
 
@@ -23,6 +28,7 @@ HOSTILE_NAMES = [
     ("a" + "\u0301" * 23, "name.marks"),
     ("Ana\x00", "name.control"),
 ]
+FORMULAS = ['=HYPERLINK("http://x")', "+Beto", "-Carla", "@Diego"]
 
 
 def create(server: ServerProcess, **body: Any) -> httpx.Response:
@@ -63,6 +69,39 @@ def test_names_are_kept_in_their_normal_form(server: ServerProcess) -> None:
     assert made.status_code == 201, made.text
     players = made.json()["state"]["partida"]["players"]
     assert players == ["José Luis", "Ana", "Carla", "Diego"]
+
+
+def test_a_name_like_a_formula_is_kept_and_the_csv_cannot_run_it(server: ServerProcess) -> None:
+    made = create(server, players=FORMULAS)
+    assert made.status_code == 201, made.text
+    mesa = made.json()
+    for action in (
+        {"type": "hand", "end": "tranque", "seat": 0, "pips": [8, 11, 7, 14], "leader": 0},
+        {"type": "adjust", "team": 1, "points": -5, "reason": "=cabra"},
+        {"type": "hand", "end": "domino", "seat": 1, "pips": [5, None, 10, 3]},
+    ):
+        assert act(server, mesa["code"], action).status_code == 200
+    base = f"{server.url}/api/anotador/export/{mesa['watch']}/1"
+    assert httpx.get(f"{base}.json").json()["players"] == FORMULAS  # the data is as typed
+
+    english = list(csv.reader(io.StringIO(httpx.get(f"{base}.csv?lang=en").text)))
+    spanish = list(csv.reader(io.StringIO(httpx.get(f"{base}.csv").text)))
+    assert english[0][3] == "'" + '=HYPERLINK("http://x") and -Carla scores'
+    assert english[0][4] == "'+Beto and @Diego scores"
+    assert spanish[0][3] == 'Anota =HYPERLINK("http://x") y -Carla'  # a word comes first
+    for rows in (english, spanish):
+        # the adjustment: side 1 lost 5 points; numbers stay numbers, however they begin
+        assert rows[2][-4:] == ["0", "-5", "40", "-5"]
+        for row in rows:
+            for cell in row:
+                assert re.fullmatch(r"-?\d+", cell) or not cell.startswith(FORMULA_STARTS), row
+
+
+def test_every_formula_start_is_escaped_and_numbers_are_not() -> None:
+    for start in FORMULA_STARTS:
+        assert csv_cell(f"{start}1+1") == f"'{start}1+1"
+    assert csv_cell("Ana") == "Ana"
+    assert csv_cell(-5) == -5 and csv_cell(0) == 0
 
 
 def test_a_mesa_saved_under_the_older_rule_still_opens() -> None:

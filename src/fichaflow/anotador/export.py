@@ -7,7 +7,7 @@ import csv
 import io
 from functools import partial
 from html import escape
-from typing import Any
+from typing import Any, Final
 
 from fichaflow import i18n
 from fichaflow.anotador.entries import Adjustment, HandEntry, dump_entry
@@ -75,20 +75,34 @@ def _kind(line: Line, lang: str) -> str:
     return w("hand", n=line.hand)
 
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP, "CSV injection")."""
+
+
+def csv_cell(value: int | str) -> int | str:
+    """A cell a spreadsheet shows as written: text that begins like a formula (a player named
+    ``=HYPERLINK(...)`` heads a column in English) gets a leading ``'``, which spreadsheets
+    take as "this is text". Numbers are left alone: -5 is a score, not a formula, and must
+    stay a number to add up."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def partida_csv(sheet: PartidaSheet, lang: str = "es") -> str:
-    """One row per line: its number, kind, explanation, what each side scored and the totals."""
+    """One row per line: its number, kind, explanation, what each side scored and the totals.
+    Every text cell goes through :func:`csv_cell`."""
     w = partial(_word, lang)
     sides = [sheet.side(t, lang) for t in range(sheet.rules.teams)]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(
-        [w("line"), w("kind"), w("detail")]
-        + [w("gain", side=s) for s in sides]
-        + [w("total", side=s) for s in sides]
-    )
+    head = [w("line"), w("kind"), w("detail")]
+    head += [w("gain", side=s) for s in sides] + [w("total", side=s) for s in sides]
+    rows: list[list[int | str]] = [[*head]]
     for number, line in enumerate(sheet.lines, 1):
         detail = " ".join(sheet.explain(line, lang))
-        writer.writerow([number, _kind(line, lang), detail, *line.gains, *line.totals])
+        rows.append([number, _kind(line, lang), detail, *line.gains, *line.totals])
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 
