@@ -29,15 +29,15 @@ from fichaflow.server.settings import TEST_SEED_ENV, fixed_deal_seed
 
 SEND_SPACING = 0.06
 TEST_SEED = "fichaflow-tests"
-"""The seed the test servers run with (``FICHAFLOW_TEST_SEED``): hand ``n`` of every partida they
-deal is ``known_deal(seats, hand=n)`` and every bot's move is fixed by its view, so a test can say
-exactly what happens, and a test that plays many hands meets a different deal in each, the same
-in every run."""
+"""The seed the test servers run with (``FICHAFLOW_TEST_SEED``): hand ``n`` of a mesa's partida
+``p`` is ``known_deal(seats, hand=n, partida=p)`` and every bot's move is fixed by its view, so a
+test can say exactly what happens, and a test that plays many hands meets a different deal in
+each, the same in every run."""
 
 
-def known_deal(seats: int, seed: str = TEST_SEED, hand: int = 1) -> Deal:
-    """The deal of a partida's hand number ``hand`` at a test server started with ``seed``."""
-    deal_seed = fixed_deal_seed(seed, hand)
+def known_deal(seats: int, seed: str = TEST_SEED, hand: int = 1, partida: int = 1) -> Deal:
+    """The deal of hand ``hand`` of partida ``partida`` at a test server started with ``seed``."""
+    deal_seed = fixed_deal_seed(seed, hand, partida)
     assert deal_seed is not None
     return Deal.from_seed(seats, deal_seed)
 

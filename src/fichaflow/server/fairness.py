@@ -21,10 +21,11 @@ from fichaflow.server.settings import fixed_deal_seed
 SEED_BYTES = 32
 
 
-def new_seed(hand: int = 1) -> str:
-    """A fresh secret seed for a partida's hand number ``hand``: 64 hexadecimal digits from the
-    operating system's generator (the number only matters to tests, see ``TEST_SEED_ENV``)."""
-    return fixed_deal_seed(hand=hand) or secrets.token_hex(SEED_BYTES)
+def new_seed(hand: int = 1, partida: int = 1) -> str:
+    """A fresh secret seed for hand number ``hand`` of partida number ``partida``: 64 hexadecimal
+    digits from the operating system's generator (the numbers only matter to tests, see
+    ``TEST_SEED_ENV``)."""
+    return fixed_deal_seed(hand=hand, partida=partida) or secrets.token_hex(SEED_BYTES)
 
 
 def commitment(seed: str) -> str:

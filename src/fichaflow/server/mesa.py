@@ -321,7 +321,7 @@ class Mesa:
         """Deal the partida's next hand from a fresh seed."""
         if self.partida is None:
             raise FichaFlowError("server.no_partida")
-        return self.deal_hand(new_seed(self.partida.hand_number))
+        return self.deal_hand(new_seed(self.partida.hand_number, self.partida_number))
 
     def deal_hand(self, seed: str, leader: int | None = None) -> list[ch.Change]:
         """Deal the next hand from ``seed``; the partida chooses its leader (drawing the sorteo

@@ -59,9 +59,9 @@ def network_addresses() -> list[str]:
 
 TEST_SEED_ENV = "FICHAFLOW_TEST_SEED"
 """For tests only. With this environment variable set, every hand the server deals comes from a
-seed made from its value and the hand's number in its partida, and every bot move from one bot
-seed, so that a test knows each deal and each bot's answer in advance and can assert exactly what
-happens. Without it (always, in real play) deal seeds are secret, from the operating system's
+seed made from its value and the numbers of the hand and its partida, and every bot move from one
+bot seed, so that a test knows each deal and each bot's answer in advance and can assert exactly
+what happens. Without it (always, in real play) deal seeds are secret, from the operating system's
 generator. Either way the commitment is published before the deal and the seed revealed at the
 end, so test partidas verify like any."""
 
@@ -72,12 +72,14 @@ def _fixed_seed(purpose: str, value: str | None) -> bytes | None:
     return hashlib.sha256(f"{purpose}|{value}".encode()).digest() if value else None
 
 
-def fixed_deal_seed(value: str | None = None, hand: int = 1) -> str | None:
-    """The seed (64 hex digits) of a partida's hand number ``hand``, made from ``value``, by
-    default ``FICHAFLOW_TEST_SEED``'s; None when neither is set: the server draws a secret seed.
-    Each hand of a partida gets its own deal, the same in every run and at every mesa. (The first
-    hand's is the value's own, as it was before later hands had theirs: tests are built on it.)"""
-    seed = _fixed_seed("deal" if hand == 1 else f"deal|{hand}", value)
+def fixed_deal_seed(value: str | None = None, hand: int = 1, partida: int = 1) -> str | None:
+    """The seed (64 hex digits) of hand number ``hand`` of the mesa's partida number ``partida``,
+    made from ``value``, by default ``FICHAFLOW_TEST_SEED``'s; None when neither is set: the
+    server draws a secret seed. Each hand gets its own deal, the same in every run and at every
+    mesa. (The first hand's is the value's own, as it was before later hands had theirs: tests
+    are built on it.)"""
+    purpose = "deal" if (partida, hand) == (1, 1) else f"deal|{partida}|{hand}"
+    seed = _fixed_seed(purpose, value)
     return seed.hex() if seed else None
 
 
