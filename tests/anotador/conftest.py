@@ -1,5 +1,6 @@
 """A real ``fichaflow serve`` process for the anotador's API and browser tests, on SQLite and on
-PostgreSQL (a fresh database per run, when ``FICHAFLOW_TEST_POSTGRES_URL`` is set)."""
+PostgreSQL (a fresh database per run, when ``FICHAFLOW_TEST_POSTGRES_URL`` is set, in the full run:
+see ``tests.server.kit.POSTGRESQL``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Generator, Iterator
 
 import pytest
 
-from tests.server.kit import ServerProcess
+from tests.server.kit import POSTGRESQL, ServerProcess
 
 
 def _postgres_database(base_url: str) -> Generator[str, None, None]:
@@ -29,7 +30,7 @@ def _postgres_database(base_url: str) -> Generator[str, None, None]:
         admin.dispose()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module", params=["sqlite", POSTGRESQL])
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:

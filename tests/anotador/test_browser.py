@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import httpx
+import pytest
 
 if TYPE_CHECKING:  # the fixtures' types; pytest provides the fixtures themselves
     from pathlib import Path
@@ -21,6 +22,7 @@ def keys(page: object, text: str) -> None:
         page.locator(f"#entry .keypad button[data-key='{key}']").click()  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # a whole evening's flow; the rules form below keeps the page in the quick run
 def test_a_whole_table_on_one_phone(
     browser: object, sqlite_server: ServerProcess, shots: Path
 ) -> None:

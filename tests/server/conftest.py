@@ -1,6 +1,6 @@
 """Real servers for the server tests: ``fichaflow serve`` in a subprocess on a free loopback
-port, on SQLite and, when ``FICHAFLOW_TEST_POSTGRES_URL`` is set, on PostgreSQL (each run in a
-schema of its own, dropped at the end)."""
+port, on SQLite and, in the full run when ``FICHAFLOW_TEST_POSTGRES_URL`` is set, on PostgreSQL
+(each run in a schema of its own, dropped at the end)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fichaflow.server.settings import TEST_SEED_ENV
-from tests.server.kit import TEST_SEED, ServerProcess, postgres_schema_url
+from tests.server.kit import POSTGRESQL, TEST_SEED, ServerProcess, postgres_schema_url
 
 POSTGRES_ENV = "FICHAFLOW_TEST_POSTGRES_URL"
 
@@ -35,7 +35,7 @@ def postgres_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module", params=["sqlite", POSTGRESQL])
 def database_url(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
