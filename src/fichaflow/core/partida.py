@@ -61,21 +61,30 @@ class PlayedHand:
     scores: tuple[int, ...]
 
 
-def first_salida(rules: Rules, deal: Deal) -> tuple[int, int] | None:
-    """``(seat, tile)`` that must lead the first hand, or None for a sorteo (any tile)."""
-    if rules.first_lead is FirstLead.SORTEO:
+def forced_first_lead(rules: Rules, hand_number: int, tiles: int) -> int | None:
+    """The tile the rules make the leader of hand ``hand_number`` lead, as the leader knows it
+    from its own ``tiles`` (or, for :func:`first_salida`, from every tile dealt): the cochina
+    under ``doble_seis``, the highest tile by :func:`doble_mayor_rank` under ``doble_mayor``,
+    in the first hand only; None when the leader may lead anything."""
+    if hand_number != 1 or rules.first_lead is FirstLead.SORTEO:
         return None
     if rules.first_lead is FirstLead.DOBLE_SEIS:
-        for seat, hand in enumerate(deal.hands):
-            if hand >> COCHINA & 1:
-                return seat, COCHINA
-        raise RecordError("deal.no_cochina")
+        return COCHINA
+    return max(bits(tiles), key=doble_mayor_rank) if tiles else None
 
-    # doble_mayor: the highest double dealt to a player; with none, the highest tile.
-    return max(
-        ((seat, t) for seat, hand in enumerate(deal.hands) for t in bits(hand)),
-        key=lambda st: doble_mayor_rank(st[1]),
-    )
+
+def first_salida(rules: Rules, deal: Deal) -> tuple[int, int] | None:
+    """``(seat, tile)`` that must lead the first hand, or None for a sorteo (any tile)."""
+    dealt = 0
+    for hand in deal.hands:
+        dealt |= hand
+    tile = forced_first_lead(rules, 1, dealt)
+    if tile is None:
+        return None
+    for seat, hand in enumerate(deal.hands):
+        if hand >> tile & 1:
+            return seat, tile
+    raise RecordError("deal.no_cochina")
 
 
 class Partida:

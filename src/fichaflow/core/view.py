@@ -379,18 +379,18 @@ def _turn_from_json(data: object, seats: int, index: int) -> PublicTurn:
 
 
 def _move_from_json(data: object, left: int, right: int) -> Move:
-    """A legal move as ``to_json`` writes it (:func:`write_move` without the ends, so every play
-    names its end): ``6-4`` for a salida (left half first), ``6-4:left`` / ``6-4:right`` for a
-    play, ``pass`` or ``draw``."""
+    """A legal move: ``6-4`` for a salida (left half first), ``6-4:left`` / ``6-4:right`` for a
+    play (as ``to_json`` writes it), ``pass`` or ``draw``. A play may leave its end out where
+    that is unambiguous: the tile fits one end only, or both ends show the same number (either
+    end then gives the same line, read as the left)."""
     if not isinstance(data, str):
         raise FichaFlowError("view.move", token=repr(data))
     try:
-        move = read_move(data, left, right, draws=True)
-    except IllegalMove:
+        return read_move(data, left, right, draws=True)
+    except IllegalMove as exc:
+        if exc.code == "move.end_missing" and left == right:
+            return read_move(f"{data}:left", left, right)
         raise FichaFlowError("view.move", token=data) from None
-    if move.end is not None and ":" not in data:  # the end was worked out, not written
-        raise FichaFlowError("view.move", token=data)
-    return move
 
 
 def _view_from_json(data: object) -> SeatView:
