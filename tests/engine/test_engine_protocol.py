@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
@@ -11,10 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fichaflow.bots.ladder import make_bot
-from fichaflow.cli.engine import respond
+from fichaflow.cli.engine import Budget, Player, respond
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import DRAW, Hand
+from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
+from fichaflow.core.tiles import name
 from fichaflow.core.view import VIEW_KEYS, hand_view
 
 FICHAFLOW = [sys.executable, "-c", "from fichaflow.cli import main; main()"]
@@ -125,6 +128,9 @@ def test_a_bot_the_engine_cannot_run_is_one_spanish_line(bot: str, word: str) ->
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and word in lines[0]
+    # the bots it offers instead are the ones it runs
+    offered = lines[0].rsplit(":", 1)[1]
+    assert "gallo" in offered and "jugador" in offered and "omnisciente" not in offered
 
 
 json_values = st.recursive(
@@ -157,3 +163,129 @@ def test_any_damaged_request_gets_an_answer_not_a_crash(key: str, value: object,
         token = answer["move"]
         move = DRAW if token == "draw" else hand.parse(token)
         assert move in hand.legal_moves()
+
+
+def first_hand_request(preset: str) -> tuple[dict, str]:
+    """The leader's request at the salida of a partida's first hand, and the tile it must lead."""
+    rules = Rules.make(preset)
+    partida = Partida(rules)
+    deal = Deal.from_seed(rules.seats, "forced-lead")
+    hand = partida.start_hand(deal)
+    assert hand.forced_lead is not None
+    return hand_view(rules, hand, hand.leader, hand_number=1).to_json(), name(hand.forced_lead)
+
+
+@pytest.mark.parametrize("preset", ["internacional", "venezuela", "mano_a_mano", "tres"])
+@pytest.mark.parametrize("bot", ["jugador", "gallo"])
+def test_the_engine_derives_the_forced_salida_the_rules_give(preset: str, bot: str) -> None:
+    request, forced = first_hand_request(preset)
+    del request["forced_lead"]
+    del request["legal"]
+    assert respond(make_bot(bot, 1), json.dumps(request)) == {"move": forced}
+    request["legal"] = [forced]
+    assert respond(make_bot(bot, 1), json.dumps(request)) == {"move": forced}
+    request["forced_lead"] = next(t for t in request["tiles"] if t != forced)
+    assert respond(make_bot(bot, 1), json.dumps(request))["error"]["code"] == "view.forced_lead"
+
+
+def test_a_view_that_contradicts_its_history_is_refused_not_played() -> None:
+    rules = Rules.make("venezuela")
+    deal = Deal.from_seed(4, "contradiction")
+    hand = Hand(list(deal.hands), deal.stock, 0)
+    for _ in range(8):
+        hand.play(hand.legal_moves()[0])
+    request = hand_view(rules, hand, hand.turn, hand_number=2).to_json()
+    assert "move" in respond(make_bot("gallo", 1), json.dumps(request))
+    request["line"] = []
+    answer = respond(make_bot("gallo", 1), json.dumps(request))
+    assert answer["error"]["code"] == "view.disagrees"
+    assert "line" in answer["error"]["message"]
+
+
+def test_a_null_id_is_an_id_and_is_echoed() -> None:
+    request, _ = first_hand_request("venezuela")
+    answer = respond(make_bot("jugador", 1), json.dumps({**request, "id": None}))
+    assert list(answer) == ["id", "move"] and answer["id"] is None
+    assert "id" not in respond(make_bot("jugador", 1), json.dumps(request))
+
+
+def test_legal_may_leave_out_an_end_where_it_is_unambiguous() -> None:
+    """A play that fits one end only may be written without it; on ends that show the same
+    number, one end stands for both (the core lists both)."""
+    request = {
+        "rules": "venezuela",
+        "seat": 1,
+        "hand_number": 2,
+        "leader": 0,
+        "turn": 1,
+        "tiles": ["5-1", "5-2", "0-0", "1-1", "2-2", "3-3", "4-4"],
+        "ends": [5, 5],
+        "line": [[5, 5]],
+        "history": [{"seat": 0, "kind": "play", "tile": "5-5", "ends": None}],
+        "counts": [6, 7, 7, 7],
+        "stock_left": 0,
+        "scores": [0, 0],
+    }
+    bot = make_bot("jugador", 1)
+    for legal in (["5-1", "5-2"], ["5-1:left", "5-2:right"], ["5-1:left", "5-1:right", "5-2"]):
+        assert "move" in respond(bot, json.dumps({**request, "legal": legal})), legal
+    answer = respond(bot, json.dumps({**request, "legal": ["5-1"]}))
+    assert answer["error"]["code"] == "engine.legal_mismatch"
+
+
+def gallo_requests(count: int) -> list[str]:
+    """Requests from the middle of real hands of every mode, where gallo has a choice."""
+    lines: list[str] = []
+    for preset in ("venezuela", "mano_a_mano", "tres"):
+        rules = Rules.make(preset)
+        for seed in range(12):
+            deal = Deal.from_seed(rules.seats, f"budget:{seed}")
+            hand = Hand(list(deal.hands), deal.stock, seed % rules.seats)
+            rng = random.Random(seed)
+            for _ in range(rng.randrange(2, 14)):
+                if hand.ended:
+                    break
+                hand.play(rng.choice(hand.legal_moves()))
+            if hand.ended or len(hand.legal_moves()) < 2:
+                continue
+            view = hand_view(rules, hand, hand.turn, hand_number=2).to_json()
+            lines.append(json.dumps(view))
+    return lines[:count]
+
+
+def test_gallos_work_budget_gives_the_same_answers_in_every_session() -> None:
+    requests = gallo_requests(24)
+    assert len(requests) == 24
+    first = Player("gallo", 7, Budget())
+    again = Player("gallo", 7, Budget())
+    answers = [respond(first, line) for line in requests]
+    assert all("move" in a for a in answers), answers
+    assert [respond(again, line) for line in reversed(requests)] == answers[::-1]
+
+
+def test_a_request_may_set_its_own_budget_within_range() -> None:
+    player = Player("gallo", 7, Budget())
+    line = gallo_requests(1)[0]
+    request = json.loads(line)
+    small = respond(player, json.dumps({**request, "budget": {"samples": 1, "nodes": 1}}))
+    assert "move" in small
+    timed = respond(player, json.dumps({**request, "budget": {"time_ms": 50}}))
+    assert "move" in timed
+    for bad in ({"samples": 0}, {"nodes": "many"}, {"depth": 3}, [1]):
+        answer = respond(player, json.dumps({**request, "budget": bad}))
+        assert answer["error"]["code"] in {"view.number", "view.unknown_key", "view.not_object"}
+    # a bot that does not search plays the same whatever the budget
+    jugador = Player("jugador", 7, Budget())
+    plain = respond(jugador, line)
+    assert respond(jugador, json.dumps({**request, "budget": {"samples": 5}})) == plain
+
+
+def test_the_engine_command_takes_the_budgets() -> None:
+    running = Engine("engine", "--bot", "gallo", "--samples", "20", "--nodes", "500")
+    try:
+        line = gallo_requests(1)[0]
+        assert "move" in running.ask(line)
+        assert running.close() == 0
+    finally:
+        if running.process.poll() is None:
+            running.process.kill()

@@ -24,6 +24,10 @@ class Bot(ABC):
     sees_all: ClassVar[bool] = False
     """True only for benchmark bots that are handed the whole position (``omnisciente``)."""
 
+    searches: ClassVar[bool] = False
+    """True for bots that search within a budget (``samples``, ``nodes``, ``budget_ms``
+    options): the engine protocol passes them its work and time budgets."""
+
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 

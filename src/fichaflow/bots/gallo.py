@@ -26,6 +26,7 @@ class Gallo(Bot):
     ``exact_after``, ``greedy``, ``belief`` (see :class:`~fichaflow.search.decide.Budget`)."""
 
     name = "gallo"
+    searches = True
 
     def __init__(self, seed: int = 0, budget_ms: float | None = 150.0, **work: Any) -> None:
         super().__init__(seed)
