@@ -15,8 +15,12 @@ from typing import Any, Final
 from fichaflow.anotador.mesa import name_of
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import EndKind
+from fichaflow.core.names import hidden_char
 
 REASON_MAX: Final = 80
+ADJUST_MAX: Final = 1000
+"""An adjustment adds or takes at most this many points (a bonus's bound, twice the highest
+target): enough for any penalty a table agrees on, and a number every store and client keeps."""
 CUSTOMS: Final = ("same", "parados")
 
 
@@ -175,11 +179,19 @@ def load_entry(data: object) -> Entry:
     if kind == "adjust":
         _keys(data, ADJUST_KEYS)
         points = data.get("points")
-        if isinstance(points, bool) or not isinstance(points, int) or points == 0:
-            raise FichaFlowError("anotador.points", value=points)
+        if (
+            isinstance(points, bool)
+            or not isinstance(points, int)
+            or points == 0
+            or abs(points) > ADJUST_MAX
+        ):
+            raise FichaFlowError("anotador.points", value=points, max=ADJUST_MAX)
         reason = data.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise FichaFlowError("anotador.reason")
+        hidden = hidden_char(reason)
+        if hidden is not None:
+            raise FichaFlowError("anotador.reason_control", char=hidden)
         if len(reason.strip()) > REASON_MAX:
             raise FichaFlowError("anotador.reason_long", max=REASON_MAX)
         return Adjustment(_int(data.get("team"), "team"), points, reason.strip())

@@ -35,13 +35,23 @@ REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 unassigned code points: none shows as itself, so none belongs in a name (the joiners apart)."""
 
 
+def hidden_char(text: str) -> str | None:
+    """The first character of ``text`` that does not show as itself (a control or format
+    character, NUL included; the joiners apart), as ``U+0000``; None when there is none. Every
+    short text people read (a name, an adjustment's reason) refuses them."""
+    for char in text:
+        if unicodedata.category(char) in REFUSED_CATEGORIES and char not in JOINERS:
+            return f"U+{ord(char):04X}"
+    return None
+
+
 def player_name(text: str, limit: int = NAME_MAX) -> str:
     """``text`` as a name: normalised, or refused with a Spanish error (``name.*``)."""
     spaced = "".join(" " if c in BLANKS else c for c in unicodedata.normalize("NFC", text))
     name = unicodedata.normalize("NFC", " ".join(spaced.split()))
-    for char in name:
-        if unicodedata.category(char) in REFUSED_CATEGORIES and char not in JOINERS:
-            raise FichaFlowError("name.control", char=f"U+{ord(char):04X}")
+    hidden = hidden_char(name)
+    if hidden is not None:
+        raise FichaFlowError("name.control", char=hidden)
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
         raise FichaFlowError("name.blank")
     if _longest_mark_run(name) > MARKS_MAX:
