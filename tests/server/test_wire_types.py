@@ -14,6 +14,7 @@ import httpx
 from typing_extensions import is_typeddict
 
 from fichaflow.http import ErrorAnswer
+from fichaflow.server import protocol as p
 from fichaflow.server import wire
 from tests.server.kit import Client, ServerProcess, create_mesa, get_json, join
 
@@ -153,3 +154,25 @@ def test_the_openapi_document_names_every_answer_of_the_game_server(server: Serv
     mesa = document["components"]["schemas"]["MesaState"]
     assert set(mesa["required"]) == set(get_type_hints(wire.MesaState))
     assert json.dumps(document)  # the document itself is JSON
+
+
+def test_the_openapi_document_shows_the_bodies_the_game_server_reads(
+    server: ServerProcess,
+) -> None:
+    """The endpoints read their bodies themselves (for the protocol's own errors), so FastAPI
+    cannot see them: the document declares them, or a client generator and the HTTP fuzzer
+    (tests/fuzz) would know nothing of what to send."""
+    document = httpx.get(f"{server.url}/openapi.json", timeout=10).json()
+    for path, model in (("/api/mesas", p.CreateMesa), ("/api/mesas/{code}/join", p.Join)):
+        body = document["paths"][path]["post"]["requestBody"]
+        schema = body["content"]["application/json"]["schema"]
+        assert set(schema["properties"]) == set(model.model_fields), path
+        assert schema["additionalProperties"] is False, path
+        assert body["required"] == bool(schema.get("required")), path
+        assert "$ref" not in json.dumps(schema), path  # pydantic's $defs are written out
+    join = document["paths"]["/api/mesas/{code}/join"]["post"]["requestBody"]
+    assert join["content"]["application/json"]["schema"]["required"] == ["name"]
+    create = document["paths"]["/api/mesas"]["post"]["requestBody"]
+    options = create["content"]["application/json"]["schema"]["properties"]["options"]
+    assert set(options["properties"]) == set(p.MesaOptions.model_fields)
+    assert options["properties"]["bot_pause_ms"]["maximum"] == 5000

@@ -45,6 +45,24 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": ErrorAnswer, "description": REFUSALS[s]} for s in statuses}
 
 
+def json_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI ``requestBody`` of an endpoint that reads ``model`` itself (:func:`read_body`,
+    so that a bad body gets the protocol's own error): the document shows the body, its fields
+    and their limits, for client generators and the HTTP fuzzer alike."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:  # OpenAPI's components know nothing of pydantic's $defs
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            out = {k: inline(v) for k, v in node.items() if k != "$ref"}
+            return {**inline(defs[ref.rsplit("/", 1)[1]]), **out} if ref else out
+        return [inline(v) for v in node] if isinstance(node, list) else node
+
+    content = {"application/json": {"schema": inline(schema)}}
+    return {"requestBody": {"required": bool(schema.get("required")), "content": content}}
+
+
 class GameRoute(ErrorRoute):
     statuses = STATUSES
 
@@ -80,7 +98,12 @@ def build_router(
     async def presets() -> PresetsAnswer:
         return presets_answer()
 
-    @router.post("/api/mesas", status_code=201, responses=refusals(400, 429))
+    @router.post(
+        "/api/mesas",
+        status_code=201,
+        responses=refusals(400, 429),
+        openapi_extra=json_body(p.CreateMesa),
+    )
     async def create_mesa(request: Request) -> wire.CreatedMesa:
         body = await read_body(request, p.CreateMesa, "mesa")
         limits.check("create", request)
@@ -94,7 +117,12 @@ def build_router(
     async def get_mesa(code: str) -> wire.MesaPublic:
         return await service.public(code)
 
-    @router.post("/api/mesas/{code}/join", status_code=201, responses=refusals(400, 404, 429))
+    @router.post(
+        "/api/mesas/{code}/join",
+        status_code=201,
+        responses=refusals(400, 404, 429),
+        openapi_extra=json_body(p.Join),
+    )
     async def join(code: str, request: Request) -> wire.Joined:
         await service.room(code)
         body = await read_body(request, p.Join, "join")
