@@ -33,6 +33,7 @@ KEY_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 STATUS: Final = {
     "anotador.mesa_not_found": 404,
     "anotador.key_reused": 409,
+    "server.too_big_http": 413,
     "server.too_many": 429,
 }
 WATCH_WAIT: Final = 20.0
@@ -65,7 +66,7 @@ async def _body(request: Request) -> object:
     return await read_json(
         request,
         MAX_BODY,
-        partial(FichaFlowError, "anotador.bad_entry", what=f"más de {MAX_BODY} bytes"),
+        partial(FichaFlowError, "server.too_big_http", limit=MAX_BODY),
         partial(FichaFlowError, "anotador.bad_entry", what="no es JSON válido"),
     )
 

@@ -44,9 +44,14 @@ PENDING_LIMIT: Final = 4
 """Reviews waiting or running at once; past that, the server asks to try again later."""
 CACHE_SIZE: Final = 128
 HINT_PRECISIONS: Final = ("fast", "normal")
-STATUSES: Final = {"review.busy": 503, "server.no_mesa": 404, "server.no_partida_number": 404}
-"""The errors that are not a plain 400: too much work waiting, and a mesa or partida the game
-does not know (from ``RecordOf``)."""
+STATUSES: Final = {
+    "review.busy": 503,
+    "review.too_big": 413,
+    "server.no_mesa": 404,
+    "server.no_partida_number": 404,
+}
+"""The errors that are not a plain 400: too much work waiting, a body over the limit, and a mesa
+or partida the game does not know (from ``RecordOf``)."""
 
 T = TypeVar("T")
 

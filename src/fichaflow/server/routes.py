@@ -28,13 +28,18 @@ from fichaflow.server.presets import PresetsAnswer, presets_answer
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND, Settings
 
-STATUSES: Final = {"server.no_mesa": 404, "server.no_partida_number": 404}
+STATUSES: Final = {
+    "server.no_mesa": 404,
+    "server.no_partida_number": 404,
+    "server.too_big_http": 413,
+}
 """The game's errors that are not a plain 400."""
 M = TypeVar("M", bound=BaseModel)
 
 REFUSALS: Final = {
     400: "Refused: the error's code and texts",
     404: "No such mesa (or partida)",
+    413: "The body is over the limit",
     429: "Too many from this address; see Retry-After",
 }
 
@@ -101,7 +106,7 @@ def build_router(
     @router.post(
         "/api/mesas",
         status_code=201,
-        responses=refusals(400, 429),
+        responses=refusals(400, 413, 429),
         openapi_extra=json_body(p.CreateMesa),
     )
     async def create_mesa(request: Request) -> wire.CreatedMesa:
@@ -120,7 +125,7 @@ def build_router(
     @router.post(
         "/api/mesas/{code}/join",
         status_code=201,
-        responses=refusals(400, 404, 429),
+        responses=refusals(400, 404, 413, 429),
         openapi_extra=json_body(p.Join),
     )
     async def join(code: str, request: Request) -> wire.Joined:
