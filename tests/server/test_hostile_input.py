@@ -1,7 +1,7 @@
-"""Bodies far over the limit, at every service of a real server, on SQLite and on PostgreSQL:
-each is refused with its documented error code, a Spanish text and 413, as soon as the server
-can tell (before reading a body declared too long, as soon as a chunked one passes the limit),
-and nothing changes."""
+"""Hostile input at every door of a real server, on SQLite and on PostgreSQL: JSON nested past
+reason, numbers past 64 bits, codes with a NUL in them, bodies far over the limit. Each gets its
+documented error code with a Spanish text and a 4xx (never a 5xx), the WebSocket answers with an
+error and stays open, and nothing changes."""
 
 from __future__ import annotations
 
@@ -13,8 +13,19 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.kit import ServerProcess, create_mesa, get_json, is_spanish_error
+from tests.server.kit import (
+    Client,
+    ServerProcess,
+    create_mesa,
+    get_json,
+    is_spanish_error,
+)
 
+DEEP = "[" * 1500 + "]" * 1500
+"""Valid JSON of 3000 bytes (under every body limit) nested deeper than Python's parser goes."""
+BAD_CODES = ["ab%00cd", "%00", "ab%01cd", "a%20b", "%C3%B1and%C3%BA", "x" * 40]
+"""Mesa codes no server ever made: control characters, a space, letters outside the alphabet,
+too long. (In a path, percent-encoded.)"""
 PLAYERS = ["Ana", "Beto", "Carla", "Diego"]
 
 
@@ -48,6 +59,129 @@ async def request_each(
     """One request on a connection of its own (a refused request must not spoil the next)."""
     async with server.http() as http:
         return await http.request(method, path, **kwargs)
+
+
+def test_json_nested_past_reason_is_refused_by_every_endpoint(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        created = await create_mesa(server, name="Ana", seat=0)
+        code = created["code"]
+        sheet = (await anotador_mesa(server))["code"]
+        before = await snapshot(server, code, sheet)
+        for path in [
+            "/api/mesas",
+            f"/api/mesas/{code}/join",
+            f"/api/mesas/{code}/pista",
+            "/api/repaso",
+            "/api/anotador/mesas",
+            f"/api/anotador/mesas/{sheet}/actions",
+        ]:
+            for body in (DEEP, '{"rules": ' + "[" * 40 + "]" * 40 + "}"):
+                response = await request_each(server, "POST", path, content=body)
+                refused(response, 400, "server.too_deep")
+        assert await snapshot(server, code, sheet) == before
+
+    asyncio.run(scenario())
+
+
+def test_bad_websocket_messages_get_an_error_and_keep_the_connection(
+    server: ServerProcess,
+) -> None:
+    async def scenario() -> None:
+        created = await create_mesa(server, name="Ana", seat=0)
+        code, token = created["code"], created["token"]
+        sheet = (await anotador_mesa(server))["code"]
+        ana = Client(server, code, token)
+        await ana.connect()
+        before = await snapshot(server, code, sheet)
+        cases = [
+            (DEEP, "server.too_deep"),
+            (json.dumps({"type": "ping", "ref": 2**64}), "server.bad_field"),
+            (json.dumps({"type": "ping", "ref": -(2**70)}), "server.bad_field"),
+            (json.dumps({"type": "ping", "ref": "r" * 65}), "server.bad_field"),
+            (json.dumps({"type": "shout", "ref": 2**64}), "server.unknown_type"),
+            (json.dumps({"type": "sit", "seat": 2**64, "ref": 2**64}), "server.bad_field"),
+            (json.dumps({"type": "hello", "code": "ab\x00cd"}), "server.no_mesa"),
+            (json.dumps({"type": "hello", "code": "ab\x00cd", "token": token}), "server.no_mesa"),
+            (json.dumps({"type": "hello", "code": "ñandú"}), "server.no_mesa"),
+        ]
+        for text, expected in cases:
+            await ana.send(text)
+            error = await ana.expect("error")
+            assert is_spanish_error(error, expected), (text[:60], error)
+            assert error["ref"] is None
+            await ana.ping()  # still open, still the same mesa's connection
+        # a good ref, at the edge of what every client can hold, comes back as it went
+        await ana.send({"type": "ping", "ref": 2**53 - 1})
+        await ana.expect("pong", where=lambda m: m["ref"] == 2**53 - 1)
+        assert not ana.closed.is_set()
+        assert await snapshot(server, code, sheet) == before
+        await ana.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_partida_number_past_any_partida_is_not_found(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        created = await create_mesa(server, name="Ana", seat=0)
+        code = created["code"]
+        sheet = (await anotador_mesa(server))["code"]
+        before = await snapshot(server, code, sheet)
+        for number in [str(10**30), str(2**63), "-1", "0", "1.5", "uno", "%C2%B2", "1e3"]:
+            response = await request_each(
+                server, "GET", f"/api/mesas/{code}/partidas/{number}/record"
+            )
+            refused(response, 404, "server.no_partida_number")
+        for number in ["0", "1", "2"]:  # no partida yet: not even the current number's record
+            response = await request_each(
+                server, "GET", f"/api/mesas/{code}/partidas/{number}/hands/1/repaso"
+            )
+            refused(response, 404, "server.no_partida_number")
+        # a mirón's "after" that is no small whole number is no version to wait for
+        watch = (await get_json(server, f"/api/anotador/mesas/{sheet}"))["watch"]
+        for after in ["%C2%B2", "9" * 5000]:
+            response = await request_each(
+                server, "GET", f"/api/anotador/watch/{watch}?after={after}"
+            )
+            assert response.status_code == 200, response.text
+        assert await snapshot(server, code, sheet) == before
+
+    asyncio.run(scenario())
+
+
+def test_codes_no_server_makes_are_refused_before_the_database(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        created = await create_mesa(server, name="Ana", seat=0)
+        code = created["code"]
+        sheet = (await anotador_mesa(server))["code"]
+        before = await snapshot(server, code, sheet)
+        game: list[tuple[str, str, dict[str, Any]]] = []
+        anotador: list[tuple[str, str, dict[str, Any]]] = []
+        for bad in BAD_CODES:
+            game += [
+                ("GET", f"/api/mesas/{bad}", {}),
+                ("GET", f"/api/mesas/{bad}/partidas/1/record", {}),
+                ("GET", f"/api/mesas/{bad}/partidas/1/hands/1/repaso", {}),
+                ("POST", f"/api/mesas/{bad}/join", {"json": {"name": "Eva"}}),
+                ("POST", f"/api/mesas/{bad}/pista", {"json": {"token": created["token"]}}),
+            ]
+            action = {"key": "abcdefgh1234", "action": {"type": "undo"}}
+            anotador += [
+                ("GET", f"/api/anotador/mesas/{bad}", {}),
+                ("POST", f"/api/anotador/mesas/{bad}/actions", {"json": action}),
+                ("GET", f"/api/anotador/watch/{bad}", {}),
+                ("GET", f"/api/anotador/export/{bad}/1.csv", {}),
+            ]
+        for method, path, kwargs in game:
+            response = await request_each(server, method, path, **kwargs)
+            error = refused(response, 404, "server.no_mesa")
+            assert "\x00" not in error["message"]
+        for method, path, kwargs in anotador:
+            response = await request_each(server, method, path, **kwargs)
+            error = refused(response, 404, "anotador.mesa_not_found")
+            assert "\x00" not in error["message"]
+        assert await snapshot(server, code, sheet) == before
+
+    asyncio.run(scenario())
 
 
 # -- bodies over the limit ----------------------------------------------------------------------

@@ -25,7 +25,7 @@ from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.anotador.sheet import MesaState, PartidaSheet, replay
 from fichaflow.anotador.views import state_json
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.http import ErrorRoute, HttpLimits, read_json
+from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.storage import Database
 
 MAX_BODY: Final = 8192
@@ -88,6 +88,9 @@ class AnotadorService:
         return room
 
     async def room(self, code: str | None = None, watch: str | None = None) -> Room:
+        asked = code if code is not None else watch or ""
+        if not is_code(asked):  # no sheet has it; nor may it reach the database (a NUL would not)
+            raise FichaFlowError("anotador.mesa_not_found", mesa=shown_code(asked))
         known = code if code is not None else self.watchers.get(watch or "")
         if known is not None and known in self.rooms:
             return self.rooms[known]
@@ -186,8 +189,8 @@ def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
     async def watch_mesa(watch: str, request: Request) -> Any:
         """The sheet for mirones; with ``after=N``, waits until the log passes version N."""
         room = await service.room(watch=watch)
-        after = request.query_params.get("after")
-        if after is not None and after.isdigit() and room.version <= int(after):
+        after = whole_number(request.query_params.get("after", ""))
+        if after is not None and room.version <= after:
             event = room.changed
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), WATCH_WAIT)

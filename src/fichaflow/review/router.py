@@ -33,7 +33,7 @@ from fastapi import APIRouter, FastAPI, Request
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.view import SeatView
-from fichaflow.http import ErrorRoute, read_json
+from fichaflow.http import ErrorRoute, read_json, whole_number
 from fichaflow.review.service import check_request, hand_review, hand_timeline, pista
 
 log = logging.getLogger(__name__)
@@ -140,9 +140,10 @@ def _whole(data: dict[str, Any], key: str, default: int | None = None) -> int | 
 
 def _number(text: str, key: str) -> int:
     """A whole number from the address (path or query); a Spanish error naming ``key`` else."""
-    if text.isascii() and text.isdigit() and len(text) <= 6:
-        return int(text)
-    raise FichaFlowError("review.whole", key=key)
+    number = whole_number(text)
+    if number is None:
+        raise FichaFlowError("review.whole", key=key)
+    return number
 
 
 def _text(data: dict[str, Any], key: str, default: str) -> str:

@@ -17,6 +17,8 @@ from fichaflow.server.wire import Message
 CLOSE_FLOOD = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_SLOW = 1013
+CLOSE_INTERNAL = 1011
+"""The server failed on a message it should have refused: a bug, logged."""
 
 
 class Connection:

@@ -6,14 +6,23 @@ here decides a rule of the game (the core does), only the shape of a message.
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.http import parse_json
 
-Ref = Annotated[str | int | None, Field(default=None)]
+MAX_REF_LENGTH: Final = 64
+MAX_REF_NUMBER: Final = 2**53 - 1
+"""The largest ``ref`` number every client can hold exactly (a JavaScript number); the answers'
+encoder could not even write one past 64 bits."""
+Ref = Annotated[
+    Annotated[str, Field(max_length=MAX_REF_LENGTH)]
+    | Annotated[int, Field(ge=-MAX_REF_NUMBER, le=MAX_REF_NUMBER)]
+    | None,
+    Field(default=None),
+]
 Name = str
 """A person's name as typed: the core's name rule (``core.names.player_name``) decides, with its
 own Spanish errors; the body's size limit bounds what arrives."""
@@ -171,7 +180,7 @@ TYPES = (
 def read_intention(text: str) -> Intention:
     """One client message, or the FichaFlowError that says what is wrong with it."""
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except ValueError:
         raise FichaFlowError("server.bad_json") from None
     if not isinstance(data, dict):
@@ -198,12 +207,15 @@ def shape_error(exc: ValidationError, what: str) -> FichaFlowError:
 
 
 def ref_of(text: str) -> str | int | None:
-    """The ``ref`` a client put in a message, echoed in the error even when the message is bad."""
+    """The ``ref`` a client put in a message, echoed in the error even when the message is bad;
+    None when there is none, or none that :data:`Ref` allows."""
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = parse_json(text)
+    except (ValueError, FichaFlowError):
         return None
     ref = data.get("ref") if isinstance(data, dict) else None
-    if isinstance(ref, str) and len(ref) <= 64:
+    if isinstance(ref, str) and len(ref) <= MAX_REF_LENGTH:
         return ref
-    return ref if isinstance(ref, int) and not isinstance(ref, bool) else None
+    if isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) <= MAX_REF_NUMBER:
+        return ref
+    return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from functools import partial
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -20,10 +21,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.http import ErrorAnswer, ErrorRoute, HttpLimits, read_json
+from fichaflow.http import ErrorAnswer, ErrorRoute, HttpLimits, read_json, shown_code, whole_number
 from fichaflow.server import protocol as p
 from fichaflow.server import wire
-from fichaflow.server.hub import CLOSE_FLOOD, CLOSE_TOO_BIG, Connection
+from fichaflow.server.hub import CLOSE_FLOOD, CLOSE_INTERNAL, CLOSE_TOO_BIG, Connection
 from fichaflow.server.presets import PresetsAnswer, presets_answer
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND, Settings
@@ -35,6 +36,7 @@ STATUSES: Final = {
 }
 """The game's errors that are not a plain 400."""
 M = TypeVar("M", bound=BaseModel)
+log = logging.getLogger(__name__)
 
 REFUSALS: Final = {
     400: "Refused: the error's code and texts",
@@ -135,8 +137,11 @@ def build_router(
         return await service.join(code, body)
 
     @router.get("/api/mesas/{code}/partidas/{number}/record", responses=refusals(404))
-    async def record(code: str, number: int) -> wire.PartidaRecord:
-        return await service.record(code, number)
+    async def record(code: str, number: str) -> wire.PartidaRecord:
+        whole = whole_number(number)
+        if whole is None:
+            raise FichaFlowError("server.no_partida_number", number=shown_code(number))
+        return await service.record(code, whole)
 
     @router.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
@@ -147,6 +152,11 @@ def build_router(
             await _read_loop(service, conn, ws)
         except WebSocketDisconnect:
             pass
+        except Exception:
+            # A message the checks let through and the server then failed on: say so (1011),
+            # never a silent normal close, and keep the story for the log.
+            log.exception("a WebSocket connection failed")
+            conn.close(CLOSE_INTERNAL)
         finally:
             await service.leave(conn)
             conn.close(1000)

@@ -20,6 +20,7 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Move
 from fichaflow.core.rules import Rules
 from fichaflow.core.view import seat_view
+from fichaflow.http import is_code, shown_code
 from fichaflow.server import changes as ch
 from fichaflow.server import protocol as p
 from fichaflow.server import storage as st
@@ -119,8 +120,8 @@ class TableService:
         room = self.rooms.get(code)
         if room is not None:
             return room
-        if len(code) > 32:
-            raise FichaFlowError("server.no_mesa", mesa=code[:32])
+        if not is_code(code):  # no mesa has it; nor may it reach the database (a NUL would not)
+            raise FichaFlowError("server.no_mesa", mesa=shown_code(code))
         # One load per mesa at a time (many clients of one mesa come back together after a
         # restart), while other mesas load alongside.
         loading = self._loading.setdefault(code, asyncio.Lock())
@@ -241,8 +242,11 @@ class TableService:
 
     async def record(self, code: str, number: int) -> wire.PartidaRecord:
         async with self.locked(code) as room:
-            if number == room.mesa.partida_number:
-                return wire.record(room.mesa)
+            mesa = room.mesa
+            if number == mesa.partida_number and mesa.partida is not None:
+                return wire.record(mesa)
+            if not 0 < number < mesa.partida_number:  # never played: no need to ask the database
+                raise FichaFlowError("server.no_partida_number", number=number)
         snap = await self.storage.load_mesa(code, number)
         if snap is None or snap.partida is None or snap.partida.number != number:
             raise FichaFlowError("server.no_partida_number", number=number)
