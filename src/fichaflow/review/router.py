@@ -20,7 +20,6 @@ import atexit
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -34,6 +33,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.view import SeatView
 from fichaflow.http import ErrorRoute, read_json, whole_number
+from fichaflow.http.workers import worker_pool
 from fichaflow.review.service import check_request, hand_review, hand_timeline, pista
 
 log = logging.getLogger(__name__)
@@ -79,8 +79,7 @@ class ReviewPool:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = worker_pool(self.workers)
         return self._pool
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:

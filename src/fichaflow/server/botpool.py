@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from fichaflow.bots.ladder import make_bot
 from fichaflow.core.hand import Move
 from fichaflow.core.view import SeatView
+from fichaflow.http.workers import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +35,7 @@ class BotPool:
         self._pool: ProcessPoolExecutor | None = None
 
     def start(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
+        self._pool = worker_pool(self.workers, _warm_up)
 
     async def choose(self, name: str, seed: int, view: SeatView) -> Move:
         if self._pool is None:
