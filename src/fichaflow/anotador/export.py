@@ -106,6 +106,18 @@ def partida_csv(sheet: PartidaSheet, lang: str = "es") -> str:
     return buffer.getvalue()
 
 
+PRINT_STYLE = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 1px solid #444; padding: .3em .5em; vertical-align: top; text-align: left; }
+td.n { text-align: right; white-space: nowrap; }
+small { color: #555; }
+@media print { body { margin: 0; } }
+"""
+"""The printable sheet's style, inside the page so that a saved copy prints the same; the page's
+Content-Security-Policy allows this block by its hash and no other."""
+
+
 def partida_html(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> str:
     """A score sheet to print: the rules, one row per line with its explanation, the totals."""
     w = partial(_word, lang)
@@ -137,14 +149,7 @@ def partida_html(state: MesaState, sheet: PartidaSheet, lang: str = "es") -> str
     return f"""<!doctype html>
 <html lang="{escape(lang)}"><head><meta charset="utf-8">
 <title>{escape(title)}</title>
-<style>
-body {{ font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; }}
-table {{ border-collapse: collapse; width: 100%; }}
-th, td {{ border: 1px solid #444; padding: .3em .5em; vertical-align: top; text-align: left; }}
-td.n {{ text-align: right; white-space: nowrap; }}
-small {{ color: #555; }}
-@media print {{ body {{ margin: 0; }} }}
-</style></head><body>
+<style>{PRINT_STYLE}</style></head><body>
 <h1>{escape(title)}</h1>
 <p>{escape(", ".join(sheet.seating))} · {w("target")}: {rules.target}</p>
 <p><small>{w("rules")}: {escape(rules.preset)} ({escape(options)})</small></p>

@@ -411,7 +411,7 @@ function renderEntry() {
       parts.push(pickRow(players, form.leader, (seat) => { form.leader = seat; form.pickLeader = false; renderEntry(); }, "leader"));
     } else {
       parts.push(el("p", { class: "ask" }, t("led", { name: players[leader] }), " · ",
-        el("button", { type: "button", class: "chip", style: "color:inherit;border-color:#999", on: { click: () => { form.pickLeader = true; renderEntry(); } } }, t("change"))));
+        el("button", { type: "button", class: "chip change-leader", on: { click: () => { form.pickLeader = true; renderEntry(); } } }, t("change"))));
     }
   }
   body.replaceChildren(...parts);

@@ -382,9 +382,8 @@ function newestIndex(view, length, lead) {
 }
 
 function endButton(app, end, [cx, cy], size, number) {
-  return h('button', {
+  const button = h('button', {
     type: 'button', class: `end-choice end-${end}`,
-    style: `left:${cx - size / 2}px;top:${cy - size / 2}px;width:${size}px;height:${size}px`,
     'aria-label': t(`table.end_${end}`, { number }),
     dataset: { end, key: `end-${end}` },
     onclick: () => app.chooseEnd(end),
@@ -400,4 +399,10 @@ function endButton(app, end, [cx, cy], size, number) {
       }
     },
   }, h('span', { class: 'end-number', 'aria-hidden': 'true' }, String(number)));
+  // Placed through the style object, not a style attribute: the pages' policy allows no inline
+  // style attributes.
+  Object.assign(button.style, {
+    left: `${cx - size / 2}px`, top: `${cy - size / 2}px`, width: `${size}px`, height: `${size}px`,
+  });
+  return button;
 }

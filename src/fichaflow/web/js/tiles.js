@@ -84,8 +84,7 @@ export function tileDefs() {
         ...PIP_SPOTS[n].map(([x, y]) => s('circle', { cx: x, cy: y - 3, r: 9.5, fill: '#1c1b19' }))),
     );
   }
-  return s('svg', { width: 0, height: 0, 'aria-hidden': 'true', class: 'ff-defs',
-    style: 'position:absolute' }, defs);
+  return s('svg', { width: 0, height: 0, 'aria-hidden': 'true', class: 'ff-defs' }, defs);
 }
 
 /**
