@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import Final
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from fichaflow import i18n
 from fichaflow.anotador import router as anotador
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
+from fichaflow.http.security import API_DOCS_POLICY, SameOrigin, SecurityHeaders
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
 from fichaflow.server.botpool import BotPool
@@ -65,8 +67,18 @@ def create_app(settings: Settings) -> FastAPI:
         bots.close()
         storage.close()
 
-    app = FastAPI(title="FichaFlow", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="FichaFlow", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
+    # Outermost last: every answer, refusals included, carries the security headers.
+    origins = (*settings.allowed_origins, *([settings.public_url] if settings.public_url else []))
+    app.add_middleware(SameOrigin, allowed=origins)
+    app.add_middleware(SecurityHeaders)
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        page = get_swagger_ui_html(openapi_url="/openapi.json", title="FichaFlow - Swagger UI")
+        page.headers["Content-Security-Policy"] = API_DOCS_POLICY
+        return page
 
     @app.exception_handler(FichaFlowError)
     async def _fichaflow_error(_request: Request, exc: FichaFlowError) -> JSONResponse:

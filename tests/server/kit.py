@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -93,8 +93,10 @@ class ServerProcess:
         http_limit: int = 0,
         log: Path | None = None,
         seed: str | None = None,
+        options: Sequence[str] = (),
     ) -> None:
         self.database_url = database_url
+        self.options = list(options)  # more ``fichaflow serve`` options, as written
         self.seed = seed  # None: secret deal seeds, as in real play; else see TEST_SEED
         self.port = port or free_port()
         self.http_limit = http_limit  # tests create mesas faster than people do: no limit
@@ -123,6 +125,7 @@ class ServerProcess:
             "1",
             "--http-limit",
             str(self.http_limit),
+            *self.options,
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop(TEST_SEED_ENV, None)

@@ -20,12 +20,13 @@ from fastapi.responses import JSONResponse
 
 from fichaflow.anotador import store
 from fichaflow.anotador.entries import Action, Change, dump_change, load_change
-from fichaflow.anotador.export import partida_csv, partida_html, partida_json
+from fichaflow.anotador.export import PRINT_STYLE, partida_csv, partida_html, partida_json
 from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.anotador.sheet import MesaState, PartidaSheet, replay
 from fichaflow.anotador.views import state_json
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
+from fichaflow.http.security import content_security_policy
 from fichaflow.storage import Database
 
 MAX_BODY: Final = 8192
@@ -220,7 +221,12 @@ def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
                 headers={"Content-Disposition": f'attachment; filename="{name}.json"'},
             )
         if fmt == "html":
-            return Response(partida_html(room.state, sheet, lang), media_type="text/html")
+            policy = content_security_policy(styles=[PRINT_STYLE])
+            return Response(
+                partida_html(room.state, sheet, lang),
+                media_type="text/html",
+                headers={"Content-Security-Policy": policy},
+            )
         raise FichaFlowError("anotador.bad_entry", what="el formato es csv, json o html")
 
     return router

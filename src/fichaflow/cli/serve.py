@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
+from urllib.parse import urlsplit
 
 import click
 
@@ -11,6 +13,8 @@ from fichaflow.cli.app import app, fail, lang_of
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.settings import (
     FRAME_LIMIT_BYTES,
+    HELLO_TIMEOUT_SECONDS,
+    WEBSOCKETS_PER_ADDRESS,
     Settings,
     default_database_path,
     network_addresses,
@@ -55,6 +59,26 @@ def _shown(url: str) -> str:
         return url.split("@")[-1]
 
 
+def _proxies(text: str) -> list[str]:
+    """The trusted proxies' addresses or networks (``10.0.0.1,10.1.0.0/16``), each checked."""
+    proxies = [item.strip() for item in text.split(",") if item.strip()]
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            fail(FichaFlowError("server.proxy_address", value=proxy))
+    return proxies
+
+
+def _origins(urls: tuple[str, ...]) -> tuple[str, ...]:
+    from fichaflow.http.security import normal_origin
+
+    for url in urls:
+        if normal_origin(url) is None or urlsplit(url).path not in ("", "/"):
+            fail(FichaFlowError("server.origin", value=url))
+    return urls
+
+
 @app.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Dirección donde escuchar.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Puerto.")
@@ -82,7 +106,39 @@ def _shown(url: str) -> str:
     show_default=True,
     type=click.IntRange(min=0),
     help="Mesas que una misma dirección puede crear, y unirse, por minuto (0: sin límite). "
-    "Detrás de un proxy todos comparten la dirección del proxy: súbalo.",
+    "Detrás de un proxy, nómbrelo con --forwarded-allow-ips: si no, todos comparten su dirección.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    "forwarded",
+    default="",
+    metavar="IPS",
+    help="Proxies o balanceadores de confianza (direcciones o redes, separadas por comas, "
+    "p. ej. 10.0.0.5 o 10.0.0.0/24): solo a ellos se les cree X-Forwarded-For y "
+    "X-Forwarded-Proto. Por omisión, a ninguno.",
+)
+@click.option(
+    "--allowed-origin",
+    "allowed_origins",
+    multiple=True,
+    metavar="URL",
+    help="Otro origen (p. ej. https://domino.example) cuyas páginas pueden usar este servidor; "
+    "repítala para varios. Su propia dirección y --public-url siempre pueden.",
+)
+@click.option(
+    "--hello-timeout",
+    default=HELLO_TIMEOUT_SECONDS,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Segundos que tiene una conexión WebSocket para saludar (hello) antes de cerrarse "
+    "(0: sin límite).",
+)
+@click.option(
+    "--ws-per-address",
+    default=WEBSOCKETS_PER_ADDRESS,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Conexiones WebSocket abiertas a la vez desde una misma dirección (0: sin límite).",
 )
 def serve(
     host: str,
@@ -91,6 +147,10 @@ def serve(
     bot_workers: int,
     public_url: str | None,
     http_limit: int,
+    forwarded: str,
+    allowed_origins: tuple[str, ...],
+    hello_timeout: float,
+    ws_per_address: int,
 ) -> None:
     """Arranca el servidor: mesas para jugar en el navegador con amigos y bots."""
     import uvicorn
@@ -107,6 +167,8 @@ def serve(
         db_url, where = sqlite_url(path), str(path)
     else:
         where = _shown(db_url)
+    proxies = _proxies(forwarded)
+    allowed_origins = _origins(allowed_origins)
     _check_port(host, port)
     _check_database(db_url)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
@@ -124,12 +186,22 @@ def serve(
     elif host in ("127.0.0.1", "localhost", "::1"):
         click.echo(say("local_only"))
     settings = Settings(
-        database_url=db_url, bot_workers=bot_workers, public_url=public_url, http_limit=http_limit
+        database_url=db_url,
+        bot_workers=bot_workers,
+        public_url=public_url,
+        http_limit=http_limit,
+        hello_timeout=hello_timeout,
+        ws_per_address=ws_per_address,
+        allowed_origins=allowed_origins,
     )
     uvicorn.run(
         create_app(settings),
         host=host,
         port=port,
+        # X-Forwarded-For and -Proto are believed only from the proxies named (uvicorn alone
+        # believes them from 127.0.0.1): the rate limits count the address uvicorn settles on.
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies,
         ws_max_size=FRAME_LIMIT_BYTES,
         ws_per_message_deflate=False,  # views are small; compressing them costs the CPU
         # A mirón's long poll waits up to 20 s: on stop, requests still open get this long, then

@@ -1,12 +1,12 @@
 """One WebSocket connection: an outbox so that a slow client never holds up a mesa, and the
-flood limit."""
+flood limit; and how many connections each address holds."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
-from collections import deque
+from collections import Counter, deque
 
 import orjson
 from starlette.websockets import WebSocket
@@ -15,6 +15,7 @@ from fichaflow.server.settings import MAX_MESSAGES_PER_SECOND, OUTBOX_LIMIT
 from fichaflow.server.wire import Message
 
 CLOSE_FLOOD = 1008
+CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_SLOW = 1013
 CLOSE_INTERNAL = 1011
@@ -29,7 +30,8 @@ class Connection:
         self.code: str | None = None  # the mesa it said hello to
         self.person: int | None = None  # None: a mirón
         self.closed = False
-        self._outbox: asyncio.Queue[str | int] = asyncio.Queue()
+        self.greeted = False  # it has said hello to a mesa, once at least
+        self._outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self._recent: deque[float] = deque(maxlen=MAX_MESSAGES_PER_SECOND)
 
     def send(self, message: Message | str) -> None:
@@ -43,11 +45,12 @@ class Connection:
         text = message if isinstance(message, str) else orjson.dumps(message).decode()
         self._outbox.put_nowait(text)
 
-    def close(self, code: int) -> None:
-        """Close after what is already queued has been sent."""
+    def close(self, code: int, reason: str = "") -> None:
+        """Close after what is already queued has been sent; ``reason`` goes in the close frame
+        (an error code: the error message itself was sent before)."""
         if not self.closed:
             self.closed = True
-            self._outbox.put_nowait(code)
+            self._outbox.put_nowait((code, reason))
 
     def flooding(self) -> bool:
         """True when this message is one more than the limit allows within a second."""
@@ -61,12 +64,33 @@ class Connection:
     async def write_loop(self) -> None:
         while True:
             item = await self._outbox.get()
-            if isinstance(item, int):
+            if isinstance(item, tuple):
                 with contextlib.suppress(Exception):
-                    await self.websocket.close(item)
+                    await self.websocket.close(*item)
                 return
             try:
                 await self.websocket.send_text(item)
             except Exception:
                 self.closed = True
                 return
+
+
+class Addresses:
+    """How many WebSockets each address holds open, within ``limit`` each (0: no limit)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: Counter[str] = Counter()
+
+    def enter(self, address: str) -> bool:
+        """Count one more connection from ``address``; False (counting nothing) when it holds
+        ``limit`` already."""
+        if self.limit and self.open[address] >= self.limit:
+            return False
+        self.open[address] += 1
+        return True
+
+    def leave(self, address: str) -> None:
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]

@@ -24,7 +24,14 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import ErrorAnswer, ErrorRoute, HttpLimits, read_json, shown_code, whole_number
 from fichaflow.server import protocol as p
 from fichaflow.server import wire
-from fichaflow.server.hub import CLOSE_FLOOD, CLOSE_INTERNAL, CLOSE_TOO_BIG, Connection
+from fichaflow.server.hub import (
+    CLOSE_FLOOD,
+    CLOSE_INTERNAL,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    Addresses,
+    Connection,
+)
 from fichaflow.server.presets import PresetsAnswer, presets_answer
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND, Settings
@@ -143,11 +150,23 @@ def build_router(
             raise FichaFlowError("server.no_partida_number", number=shown_code(number))
         return await service.record(code, whole)
 
+    addresses = Addresses(settings.ws_per_address)
+
     @router.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
         conn = Connection(ws)
         writer = asyncio.get_running_loop().create_task(conn.write_loop())
+        address = ws.client.host if ws.client is not None else "-"
+        if not addresses.enter(address):
+            limit = settings.ws_per_address
+            _send_away(conn, FichaFlowError("server.too_many_connections", limit=limit))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2)
+            return
+        deadline = asyncio.get_running_loop().create_task(
+            _hello_deadline(conn, settings.hello_timeout)
+        )
         try:
             await _read_loop(service, conn, ws)
         except WebSocketDisconnect:
@@ -158,6 +177,8 @@ def build_router(
             log.exception("a WebSocket connection failed")
             conn.close(CLOSE_INTERNAL)
         finally:
+            addresses.leave(address)
+            deadline.cancel()
             await service.leave(conn)
             conn.close(1000)
             with contextlib.suppress(Exception):
@@ -168,6 +189,22 @@ def build_router(
         return FileResponse(index)
 
     return router
+
+
+def _send_away(conn: Connection, error: FichaFlowError) -> None:
+    """Tell the client why, then close with the policy code and the error's code as reason."""
+    conn.send(wire.error(error))
+    conn.close(CLOSE_POLICY, error.code)
+
+
+async def _hello_deadline(conn: Connection, seconds: float) -> None:
+    """Close a connection that has not said hello within ``seconds`` (0: never): an idle socket
+    holds the server's memory and tells it nothing."""
+    if seconds <= 0:
+        return
+    await asyncio.sleep(seconds)
+    if not conn.greeted:
+        _send_away(conn, FichaFlowError("server.hello_timeout", seconds=f"{seconds:g}"))
 
 
 async def _read_loop(service: TableService, conn: Connection, ws: WebSocket) -> None:

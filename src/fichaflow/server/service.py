@@ -280,6 +280,7 @@ class TableService:
         await self.leave(conn)
         async with self.locked(hello.code) as room:
             conn.code, conn.person = hello.code, person
+            conn.greeted = True
             room.connections.add(conn)
             if person is not None:
                 room.away_since.pop(person, None)

@@ -22,6 +22,14 @@ FRAME_LIMIT_BYTES = 256 * 1024
 OUTBOX_LIMIT = 256
 """Messages waiting for one slow connection before the server gives up on it."""
 
+HELLO_TIMEOUT_SECONDS = 10.0
+"""A WebSocket that has not said hello by then is closed: the page says it as soon as it opens,
+so only a socket left idle waits that long (``fichaflow serve --hello-timeout``)."""
+
+WEBSOCKETS_PER_ADDRESS = 32
+"""WebSockets one address may hold open at once: a family's phones and tabs behind one router,
+with room to spare (``fichaflow serve --ws-per-address``)."""
+
 
 def default_database_path() -> Path:
     """The embedded SQLite file in the user's data folder."""
@@ -103,6 +111,13 @@ class Settings:
     http_limit: int = 30
     """Mesas one address may create, and join, per minute (0: no limit); see ``limits``."""
     idle_seconds: float = 900
+    hello_timeout: float = HELLO_TIMEOUT_SECONDS
+    """Seconds a WebSocket has to say hello (0: no limit)."""
+    ws_per_address: int = WEBSOCKETS_PER_ADDRESS
+    """WebSockets open at once from one address (0: no limit)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Other origins (``https://domino.example``) whose pages may use this server; its own
+    address, and ``public_url``'s, always may."""
     """A mesa nobody has been connected to for this long (and where nothing is under way) leaves
     memory; it comes back from the database when someone asks for it."""
 
