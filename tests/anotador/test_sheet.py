@@ -290,15 +290,15 @@ def test_actions_round_trip_through_json() -> None:
 @pytest.mark.parametrize(
     ("data", "code"),
     [
-        ([], "anotador.bad_entry"),
-        ({"type": "hand", "end": "ficha", "seat": 0}, "anotador.bad_entry"),
-        ({"type": "hand", "end": "domino", "seat": "0"}, "anotador.bad_entry"),
-        ({"type": "hand", "end": "domino", "seat": 0, "pips": [1, "2"]}, "anotador.bad_entry"),
-        ({"type": "hand", "end": "domino", "seat": 0, "capicua": 1}, "anotador.bad_entry"),
+        ([], "anotador.action_object"),
+        ({"type": "hand", "end": "ficha", "seat": 0}, "anotador.choice"),
+        ({"type": "hand", "end": "domino", "seat": "0"}, "anotador.not_int"),
+        ({"type": "hand", "end": "domino", "seat": 0, "pips": [1, "2"]}, "anotador.not_int"),
+        ({"type": "hand", "end": "domino", "seat": 0, "capicua": 1}, "anotador.not_bool"),
         ({"type": "hand", "end": "domino", "seat": 0, "color": 1}, "anotador.unknown_key"),
-        ({"type": "edit", "target": "", "entry": {}}, "anotador.bad_entry"),
-        ({"type": "new_partida", "custom": "otra"}, "anotador.bad_entry"),
-        ({"type": "borrar"}, "anotador.bad_entry"),
+        ({"type": "edit", "target": "", "entry": {}}, "anotador.target"),
+        ({"type": "new_partida", "custom": "otra"}, "anotador.choice"),
+        ({"type": "borrar"}, "anotador.choice"),
     ],
 )
 def test_bad_actions_get_a_spanish_error(data: object, code: str) -> None:

@@ -22,6 +22,7 @@ ADJUST_MAX: Final = 1000
 """An adjustment adds or takes at most this many points (a bonus's bound, twice the highest
 target): enough for any penalty a table agrees on, and a number every store and client keeps."""
 CUSTOMS: Final = ("same", "parados")
+ACTION_TYPES: Final = ("hand", "adjust", "edit", "delete", "undo", "new_partida", "queue")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +108,6 @@ class Action:
 # --- JSON -------------------------------------------------------------------------------------
 
 
-def _bad(what: str) -> FichaFlowError:
-    return FichaFlowError("anotador.bad_entry", what=what)
-
-
 def _keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
     for key in data:
         if key not in allowed:
@@ -119,7 +116,7 @@ def _keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(f"{what} debe ser un número entero")
+        raise FichaFlowError("anotador.not_int", field=what)
     return value
 
 
@@ -129,13 +126,13 @@ def _opt_int(value: object, what: str) -> int | None:
 
 def _bool(value: object, what: str) -> bool:
     if not isinstance(value, bool):
-        raise _bad(f"{what} debe ser true o false")
+        raise FichaFlowError("anotador.not_bool", field=what)
     return value
 
 
 def _list(value: object, what: str) -> list[Any]:
     if not isinstance(value, list):
-        raise _bad(f"{what} debe ser una lista")
+        raise FichaFlowError("anotador.not_list", field=what)
     return value
 
 
@@ -149,13 +146,13 @@ ADJUST_KEYS: Final = ("type", "team", "points", "reason")
 def load_entry(data: object) -> Entry:
     """A hand (``{"type": "hand", ...}``) or an adjustment (``{"type": "adjust", ...}``)."""
     if not isinstance(data, Mapping):
-        raise _bad("una línea es un objeto con type")
+        raise FichaFlowError("anotador.line_object")
     kind = data.get("type")
     if kind == "hand":
         _keys(data, HAND_KEYS)
         end = data.get("end")
         if end not in (EndKind.DOMINO, EndKind.TRANQUE):
-            raise _bad("end debe ser domino o tranque")
+            raise FichaFlowError("anotador.choice", field="end", allowed="domino, tranque")
         pips = tuple(_opt_int(p, "pips") for p in _list(data.get("pips", []), "pips"))
         team_raw = data.get("team_pips")
         team_pips = (
@@ -195,7 +192,7 @@ def load_entry(data: object) -> Entry:
         if len(reason.strip()) > REASON_MAX:
             raise FichaFlowError("anotador.reason_long", max=REASON_MAX)
         return Adjustment(_int(data.get("team"), "team"), points, reason.strip())
-    raise _bad("type debe ser hand o adjust")
+    raise FichaFlowError("anotador.choice", field="type", allowed="hand, adjust")
 
 
 def dump_entry(entry: Entry) -> dict[str, Any]:
@@ -223,7 +220,7 @@ def load_change(data: object, *, stored: bool = False) -> Change:
     """An action's change from its JSON form; ``type`` says which. Names in a new queue meet
     the name rule unless the change was ``stored`` (see :meth:`MesaSetup.load`)."""
     if not isinstance(data, Mapping):
-        raise _bad("una acción es un objeto con type")
+        raise FichaFlowError("anotador.action_object")
     kind = data.get("type")
     if kind in ("hand", "adjust"):
         return AddEntry(load_entry(data))
@@ -240,20 +237,20 @@ def load_change(data: object, *, stored: bool = False) -> Change:
         _keys(data, ("type", "custom"))
         custom = data.get("custom", "same")
         if custom not in CUSTOMS:
-            raise _bad("custom debe ser same o parados")
+            raise FichaFlowError("anotador.choice", field="custom", allowed=", ".join(CUSTOMS))
         return NewPartida(str(custom))
     if kind == "queue":
         _keys(data, ("type", "queue"))
         names = _list(data.get("queue"), "queue")
         if not all(isinstance(n, str) for n in names):
-            raise _bad("queue debe ser una lista de nombres")
+            raise FichaFlowError("anotador.not_names", field="queue")
         return SetQueue(tuple(name_of(n, stored=stored) for n in names))
-    raise _bad("type debe ser hand, adjust, edit, delete, undo, new_partida o queue")
+    raise FichaFlowError("anotador.choice", field="type", allowed=", ".join(ACTION_TYPES))
 
 
 def _target(value: object) -> str:
     if not isinstance(value, str | int) or isinstance(value, bool) or str(value) == "":
-        raise _bad("target debe ser el id de una línea")
+        raise FichaFlowError("anotador.target")
     return str(value)
 
 

@@ -48,7 +48,7 @@ class MesaSetup:
         game's too) and are kept in its normal form; a ``stored`` mesa's names are read as they
         were saved, so that a mesa saved under an older rule still opens."""
         if not isinstance(data, Mapping):
-            raise FichaFlowError("anotador.bad_entry", what="una mesa es un objeto")
+            raise FichaFlowError("anotador.mesa_object")
         for key in data:
             if key not in MESA_KEYS:
                 raise FichaFlowError("anotador.unknown_key", key=key, allowed=", ".join(MESA_KEYS))
@@ -88,7 +88,7 @@ def _names(
     if value is None:
         value = []
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
-        raise FichaFlowError("anotador.bad_entry", what=f"{what} debe ser una lista de nombres")
+        raise FichaFlowError("anotador.not_names", field=what)
     names = tuple(name_of(n, limit, stored) for n in value)
     if not allow_empty:
         for seat, name in enumerate(names):

@@ -33,6 +33,8 @@ MAX_BODY: Final = 8192
 KEY_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 STATUS: Final = {
     "anotador.mesa_not_found": 404,
+    "anotador.no_partida": 404,
+    "anotador.read_only": 403,
     "anotador.key_reused": 409,
     "server.too_big_http": 413,
     "server.too_many": 429,
@@ -68,7 +70,7 @@ async def _body(request: Request) -> object:
         request,
         MAX_BODY,
         partial(FichaFlowError, "server.too_big_http", limit=MAX_BODY),
-        partial(FichaFlowError, "anotador.bad_entry", what="no es JSON válido"),
+        partial(FichaFlowError, "anotador.body_json"),
     )
 
 
@@ -100,6 +102,17 @@ class AnotadorService:
             raise FichaFlowError("anotador.mesa_not_found", mesa=code or watch)
         return self.rooms.get(stored.code) or self._room(stored)
 
+    async def writer_room(self, code: str) -> Room:
+        """The mesa whose writing code is ``code``; a mirón's read-only code is refused as such
+        (not as a mesa that does not exist)."""
+        try:
+            return await self.room(code)
+        except FichaFlowError as exc:
+            if exc.code != "anotador.mesa_not_found":
+                raise
+            await self.room(watch=code)  # raises mesa_not_found again when it is neither
+            raise FichaFlowError("anotador.read_only") from None
+
     async def create(self, data: object) -> Room:
         mesa = MesaSetup.load(data)
         code, watch = secrets.token_urlsafe(12), secrets.token_urlsafe(12)
@@ -109,7 +122,7 @@ class AnotadorService:
     async def act(self, code: str, key: str, change: Change) -> tuple[Room, str, bool]:
         """Apply and store one action; returns the room, the action's id and whether the key
         had been seen (then nothing new was stored)."""
-        room = await self.room(code)
+        room = await self.writer_room(code)
         async with room.lock:
             seen = room.keys.get(key)
             if seen is not None:
@@ -148,7 +161,7 @@ def _partida(room: Room, number: int) -> PartidaSheet:
     for sheet in room.state.partidas:
         if sheet.number == number:
             return sheet
-    raise FichaFlowError("anotador.not_found", target=f"partida {number}")
+    raise FichaFlowError("anotador.no_partida", number=number, count=len(room.state.partidas))
 
 
 class AnotadorRoute(ErrorRoute):
@@ -167,20 +180,20 @@ def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
 
     @router.get("/mesas/{code}")
     async def get_mesa(code: str, request: Request) -> Any:
-        return _payload(await service.room(code), _lang(request), True)
+        return _payload(await service.writer_room(code), _lang(request), True)
 
     @router.post("/mesas/{code}/actions")
     async def post_action(code: str, request: Request) -> Any:
         data = await _body(request)
         if not isinstance(data, dict):
-            raise FichaFlowError("anotador.bad_entry", what="un objeto con key y action")
+            raise FichaFlowError("anotador.request_object")
         key = data.get("key")
         if (
             not isinstance(key, str)
             or not 8 <= len(key) <= store.KEY_LENGTH
             or not set(key) <= KEY_CHARS
         ):
-            raise FichaFlowError("anotador.bad_entry", what="key: de 8 a 64 letras, números, - o _")
+            raise FichaFlowError("anotador.key_shape", low=8, high=store.KEY_LENGTH)
         room, action_id, duplicate = await service.act(code, key, load_change(data.get("action")))
         out = _payload(room, _lang(request), True)
         out.update(id=action_id, duplicate=duplicate)
@@ -227,7 +240,7 @@ def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
                 media_type="text/html",
                 headers={"Content-Security-Policy": policy},
             )
-        raise FichaFlowError("anotador.bad_entry", what="el formato es csv, json o html")
+        raise FichaFlowError("anotador.choice", field="format", allowed="csv, json, html")
 
     return router
 
