@@ -15,8 +15,17 @@ const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 const form = $('source');
 
+// The language the player chose anywhere in FichaFlow (the game and the anotador keep it under
+// this key); ?lang= in the address wins, so that a shared link opens in its language.
+const LANG_KEY = 'fichaflow.lang';
+
+function chosenLanguage() {
+  const wanted = params.get('lang') || localStorage.getItem(LANG_KEY);
+  return wanted === 'en' ? 'en' : 'es';
+}
+
 const state = {
-  lang: params.get('lang') === 'en' ? 'en' : 'es',
+  lang: chosenLanguage(),
   code: params.get('mesa') || '',
   record: null, // a record loaded from a file
   hand: Number(params.get('mano')) || null,
@@ -50,7 +59,7 @@ function names() {
   const plain = state.timeline.players[state.lang];
   return plain.map((name, seat) => (plain.indexOf(name) === plain.lastIndexOf(name)
     ? name
-    : t(state.lang, 'seat_name', { name, seat })));
+    : t(state.lang, 'seat_name', { name, seat: seat + 1 })));
 }
 
 function problem(error) {
@@ -129,7 +138,8 @@ function fillSeats() {
   const seats = Array.from({ length: state.timeline.seats }, (_, i) => i);
   if (state.seat === null || state.seat >= seats.length) state.seat = 0;
   const plain = state.timeline.players[state.lang];
-  options(form.asiento, seats, state.seat, (s) => t(state.lang, 'seat_name', { name: plain[s], seat: s }));
+  // Seats are counted from 1 on screen, as the lobby counts them (the address keeps the index).
+  options(form.asiento, seats, state.seat, (s) => t(state.lang, 'seat_name', { name: plain[s], seat: s + 1 }));
 }
 
 async function analyze() {
@@ -292,7 +302,7 @@ function renderDecision() {
     h('p', { class: 'hint' }, before
       ? t(state.lang, 'decision_hint')
       : t(state.lang, 'decision_after', { who, n: decision.move_number })),
-    rankingTable(decision.moves, state.lang, played),
+    h('div', { class: 'table-box' }, rankingTable(decision.moves, state.lang, played)),
     factList(decision, state.lang, decision.played)));
 }
 
@@ -310,6 +320,7 @@ async function guarded(work) {
 function wire() {
   $('lang').addEventListener('click', () => {
     state.lang = state.lang === 'es' ? 'en' : 'es';
+    localStorage.setItem(LANG_KEY, state.lang);
     translate();
     if (state.timeline) fillSeats();
     render();

@@ -29,7 +29,7 @@ export function mountPista(container, code, lang = 'es') {
     button.disabled = true;
     try {
       const hint = await askPista(code, token);
-      answer.replaceChildren(rankingTable(hint.moves, lang), factList(hint, lang) || '');
+      answer.replaceChildren(h('div', { class: 'table-box' }, rankingTable(hint.moves, lang)), factList(hint, lang) || '');
     } catch (error) {
       const text = error instanceof Refusal ? error.text(lang) : String(error);
       answer.replaceChildren(h('p', { class: 'problem', role: 'alert' }, text));
