@@ -12,7 +12,7 @@ import { botPaceField, renderHome, renderJoin, renderWaiting } from './lobby.js'
 import {
   handEndMoments, newlyDead, newTurns, partidaEndMoments, turnMoments, violines,
 } from './moments.js';
-import { draftFrom, fullOptions, rulesBody, rulesEditor } from './rules.js';
+import { draftFrom, fullOptions, rulesBody, rulesEditor, rulesProblem } from './rules.js';
 import * as session from './session.js';
 import { mesaBody, sheetBody, summaryDialogParts } from './summary.js';
 import { connectionBanner, layoutTable, movesByTile, perspective, renderTable, sideNames } from './table.js';
@@ -136,6 +136,11 @@ function openRules() {
 }
 
 function saveRules() {
+  state.formError = rulesProblem(state.presets, state.rulesDraft.rules);
+  if (state.formError) {
+    render();
+    return;
+  }
   const options = { ...state.mesa.options, bot_pause_ms: state.rulesDraft.botPause };
   state.rulesRef = send({ type: 'configure', rules: rulesBody(state.presets, state.rulesDraft.rules), options });
 }

@@ -4,7 +4,7 @@
 
 import { h } from './dom.js';
 import { errorText, t } from './i18n.js';
-import { draftFrom, presetLabel, rulesBody, rulesEditor, rulesSummary } from './rules.js';
+import { draftFrom, presetLabel, rulesBody, rulesEditor, rulesProblem, rulesSummary } from './rules.js';
 import { lastName } from './session.js';
 import { topBar } from './chrome.js';
 
@@ -26,6 +26,12 @@ export function renderHome(app) {
   const redraw = () => app.render();
   const submit = async (event) => {
     event.preventDefault();
+    // A meta out of range is said here, in the form's words, before any request goes out.
+    state.formError = rulesProblem(state.presets, draft.rules);
+    if (state.formError) {
+      redraw();
+      return;
+    }
     await app.createMesa({
       name: draft.name.trim() || t('lobby.host_default'),
       rules: rulesBody(state.presets, draft.rules),
@@ -203,25 +209,24 @@ function chairCard(app, seat, isHost, mySeat) {
     actions.length ? h('div', { class: 'chair-actions' }, actions) : null);
 }
 
-/** The bot offered first: a good partner or rival (jugador), and one not yet at the mesa, so that
- * the table's sentences can tell the bots apart. */
+/** The bot offered first: a good partner or rival (jugador). It is the same for every empty chair
+ * whatever sits elsewhere, so that what the picker shows is what a click puts in the chair. */
 const BOT_PREFERENCE = ['jugador', 'gallo', 'tirapuntos', 'acuestafichas', 'tirafichas'];
 
 function defaultBot(app) {
   const bots = app.state.bots || [];
-  const seated = new Set(app.state.mesa.seats.map((seat) => seat.bot).filter(Boolean));
-  const ordered = [...BOT_PREFERENCE.filter((bot) => bots.includes(bot)),
-    ...bots.filter((bot) => !BOT_PREFERENCE.includes(bot))];
-  return ordered.find((bot) => !seated.has(bot)) || ordered[0];
+  return BOT_PREFERENCE.find((bot) => bots.includes(bot)) || bots[0];
 }
 
 function botPicker(app, seat) {
   const id = `bot-for-${seat}`;
   const bots = app.state.bots || [];
-  const chosen = defaultBot(app);
+  // A bot the host picked for this chair stays picked while the room redraws.
+  const picked = (app.state.botPicks ||= {});
+  const chosen = bots.includes(picked[seat]) ? picked[seat] : defaultBot(app);
   return h('div', { class: 'bot-picker' },
     h('label', { for: id, class: 'sr-only' }, t('lobby.bot_for', { n: seat + 1 })),
-    h('select', { id, name: id },
+    h('select', { id, name: id, onchange: (event) => { picked[seat] = event.target.value; } },
       bots.map((bot) => h('option', { value: bot, selected: bot === chosen }, botLabel(bot)))),
     h('button', {
       type: 'button', class: 'secondary small',

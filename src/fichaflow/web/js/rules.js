@@ -48,6 +48,23 @@ export function rulesBody(presets, draft) {
   return body;
 }
 
+/**
+ * What the page can tell is wrong before anything is sent: a number outside the range the server
+ * describes (``min``/``max`` of GET /api/presets), named as the form names it. ``null`` when the
+ * numbers are fine; otherwise a problem for ``errorText`` (its code is a catalogue key).
+ */
+export function rulesProblem(presets, draft) {
+  for (const spec of optionSpecs(presets)) {
+    if (spec.kind !== 'integer' || !consulted(spec, draft.options.mode)) continue;
+    const text = String(draft.options[spec.name] ?? '').trim();
+    const number = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (number >= spec.min && number <= spec.max) continue;
+    const words = { option: t(`option.${spec.name}`), min: spec.min, max: spec.max, value: text };
+    return { code: text === '' ? 'client.option_missing' : 'client.option_range', ...words };
+  }
+  return null;
+}
+
 export function draftFrom(presets, rules) {
   return { preset: rules.preset, options: fullOptions(presets, rules) };
 }
