@@ -7,7 +7,9 @@ import { Outbox } from "./outbox.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-let lang = localStorage.getItem("fichaflow-lang") || "es";
+// The language the player chose anywhere in FichaFlow (the game keeps it under this key).
+const LANG_KEY = "fichaflow.lang";
+let lang = localStorage.getItem(LANG_KEY) || localStorage.getItem("fichaflow-lang") || "es";
 const t = (key, values) => translate(lang, key, values);
 const code = params.get("mesa");
 const watch = params.get("ver");
@@ -38,10 +40,17 @@ function toast(text) {
   toast.timer = setTimeout(() => (box.hidden = true), 4000);
 }
 
+function hideToast() {
+  clearTimeout(toast.timer);
+  $("toast").hidden = true;
+}
+
 function translateStatic() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  $("lang").textContent = lang === "es" ? "EN" : "ES";
+  // Named as the game names it: the other language, in that language.
+  $("lang").textContent = lang === "es" ? "English" : "Español";
+  $("lang").lang = lang === "es" ? "en" : "es";
 }
 
 async function getJSON(url) {
@@ -82,6 +91,7 @@ async function showSetup() {
       $("recent-list").append(el("li", {}, el("a", { href: `?mesa=${encodeURIComponent(mesa.code)}` }, mesa.name)));
     }
   }
+  $("setup-form").noValidate = true; // the range is said in the page's words (rulesProblem)
   $("setup-form").addEventListener("submit", createMesa);
 }
 
@@ -144,9 +154,31 @@ function renderOptions() {
   }
 }
 
+/** A number out of the range the server describes, said with the field's name as the form shows
+ * it (the game's words for the same mistake), or null. An emptied bonus is the preset's. */
+function rulesProblem() {
+  const mode = draft.options.mode;
+  for (const spec of presets.options) {
+    if (spec.kind !== "integer" || !spec.modes.includes(mode)) continue;
+    const text = String(draft.options[spec.name] ?? "").trim();
+    if (text === "" && spec !== targetSpec()) continue;
+    const number = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (number >= spec.min && number <= spec.max) continue;
+    const key = text === "" ? "error.client.option_missing" : "error.client.option_range";
+    const values = { option: ruleWord(`option.${spec.name}`, spec.name), min: spec.min, max: spec.max, value: text };
+    return ruleWord(key, key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+  }
+  return null;
+}
+
 async function createMesa(event) {
   event.preventDefault();
   const form = event.target;
+  const problem = rulesProblem();
+  if (problem) {
+    $("setup-error").textContent = problem;
+    return; // said here, in the form's words, before any request goes out
+  }
   const base = presets.presets[draft.preset];
   const rules = { preset: draft.preset };
   for (const spec of presets.options) {
@@ -217,7 +249,9 @@ function render() {
   const banner = $("banner");
   banner.hidden = sheet.winner === null;
   if (sheet.winner !== null) {
-    const words = [t("wins", { side: sheet.sides[sheet.winner] })];
+    // A pair wins together: «¡Ganan Ana y Carla!».
+    const pair = s.teams < s.seats;
+    const words = [t(pair ? "wins_pair" : "wins", { side: sheet.sides[sheet.winner] })];
     if (sheet.zapato) words.push(t("zapato"));
     if (sheet.chancleta) words.push(t("chancleta"));
     banner.replaceChildren(el("strong", {}, words.join(" ")));
@@ -266,6 +300,7 @@ function report(news) {
 }
 
 async function send(action) {
+  hideToast(); // what it showed (the line just saved) may be what this action undoes
   const promise = outbox.add(action, pendingLabel(action));
   render();
   await promise;
@@ -417,6 +452,17 @@ function renderEntry() {
   body.replaceChildren(...parts);
 }
 
+/** The most pips ``players`` hands can hold: the heaviest tiles they can have at once, seven
+ * each, and the whole montón besides when the mode draws (every mode but parejas). */
+function mostPips(players) {
+  const s = state();
+  const stock = s.mode === "parejas" ? 0 : 28 - 7 * s.seats;
+  const held = Math.min(28, 7 * players + stock);
+  const tiles = [];
+  for (let a = 0; a <= 6; a++) for (let b = a; b <= 6; b++) tiles.push(a + b);
+  return tiles.sort((x, y) => y - x).slice(0, held).reduce((sum, pips) => sum + pips, 0);
+}
+
 function handAction() {
   const s = state();
   if (form.seat === null) return null;
@@ -424,6 +470,15 @@ function handAction() {
   for (const field of fields) {
     if (!form.values[field.key]) {
       $("entry-error").textContent = `${t("pips_of", { name: field.label })}?`;
+      form.active = field.key;
+      return null;
+    }
+  }
+  for (const field of fields) {
+    const max = mostPips(field.key[0] === "t" ? s.seats / s.teams : 1);
+    const value = Number(form.values[field.key]);
+    if (value > max) {
+      $("entry-error").textContent = t("pips_too_many", { name: field.label, max, value });
       form.active = field.key;
       return null;
     }
@@ -606,7 +661,7 @@ function openMenu() {
 
 $("lang").addEventListener("click", async () => {
   lang = lang === "es" ? "en" : "es";
-  localStorage.setItem("fichaflow-lang", lang);
+  localStorage.setItem(LANG_KEY, lang);
   translateStatic();
   if (code) {
     payload = await getJSON(`/api/anotador/mesas/${encodeURIComponent(code)}?lang=${lang}`);
