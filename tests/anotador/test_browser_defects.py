@@ -1,7 +1,8 @@
-"""The anotador's page on a phone, against the defects of issue #15: a meta out of range and an
-impossible count of pips are caught by the page, in the form's own words, before any request; a
-pair wins in the plural; undo takes away the toast of the hand it undoes; the bar's buttons look
-disabled once the partida is over; the game's icon and language carry over."""
+"""The anotador's page on a phone, against the defects of issue #15: a meta out of range, a chair
+without a name and an impossible count of pips are caught by the page, in the form's own words,
+before any request; a pair wins in the plural; undo takes away the toast of the hand it undoes;
+the bar's buttons look disabled once the partida is over; the game's icon and language carry
+over."""
 
 from __future__ import annotations
 
@@ -45,6 +46,11 @@ def test_a_meta_out_of_range_is_named_as_the_form_names_it(
         error = page.locator("#setup-error")
         expect(error).to_contain_text("«Meta»")
         assert "target" not in error.inner_text()
+    # A chair without a name is called as the form calls it (not «jugador 1», counted from 0).
+    page.get_by_label("Meta").fill("100")
+    page.locator("input[name=player1]").fill("")
+    page.get_by_role("button", name="Crear mesa").click()
+    expect(page.locator("#setup-error")).to_have_text("Falta el nombre del jugador 2 · B.")
     assert sent == []
     page.context.close()
 

@@ -171,10 +171,19 @@ function rulesProblem() {
   return null;
 }
 
+/** A chair left without a name, called as the form calls it («2 · B»), or null. */
+function missingPlayer() {
+  const inputs = [...$("setup-form").querySelectorAll("#seats-fields input")];
+  const empty = inputs.findIndex((input) => !input.value.trim());
+  if (empty < 0) return null;
+  inputs[empty].focus();
+  return t("need_player", { seat: inputs[empty].previousElementSibling.textContent });
+}
+
 async function createMesa(event) {
   event.preventDefault();
   const form = event.target;
-  const problem = rulesProblem();
+  const problem = rulesProblem() || missingPlayer();
   if (problem) {
     $("setup-error").textContent = problem;
     return; // said here, in the form's words, before any request goes out
