@@ -125,6 +125,10 @@ class ServerProcess:
             "1",
             "--http-limit",
             str(self.http_limit),
+            # tests connect many clients from one address, as no family does (options given
+            # to the constructor come later and win)
+            "--ws-per-address",
+            "0",
             *self.options,
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
