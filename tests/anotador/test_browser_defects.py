@@ -117,3 +117,30 @@ def test_the_games_language_and_icon_carry_to_the_anotador(
     icon = page.locator("link[rel=icon]").get_attribute("href")
     assert icon and page.request.get(f"{sqlite_server.url}{icon}").ok
     page.context.close()
+
+
+def test_with_a_montón_a_hand_may_hold_more_pips(
+    browser: Any, sqlite_server: ServerProcess
+) -> None:
+    """Mano a mano each may draw the whole montón: 21 tiles, at most 153 pips (not parejas' 69)."""
+    from playwright.sync_api import expect
+
+    code = new_mesa(sqlite_server, rules="mano_a_mano", players=["Ana", "Beto"])["code"]
+    page = phone(browser)
+    page.goto(f"{sqlite_server.url}/anotador/?mesa={code}")
+    sent = posts(page)
+    page.get_by_role("button", name="Dominó").click()
+    page.get_by_test_id("who").get_by_role("button", name="Ana").click()
+    keys(page, "154")
+    page.locator("#entry-save").click()
+    expect(page.locator("#entry-error")).to_have_text(
+        "Beto no puede tener más de 153 tantos en la mano (no 154)."
+    )
+    assert sent == []
+    keys(page, "⌫3")
+    leader = page.get_by_test_id("leader")
+    if leader.count():
+        leader.get_by_role("button", name="Ana").click()
+    page.locator("#entry-save").click()
+    expect(page.locator("#lines li[data-id]")).to_have_count(1)
+    page.context.close()
