@@ -172,12 +172,16 @@ def hand_strategy(draw: st.DrawFn) -> tuple[Rules, HandFacts]:
     n = rules.seats
     end = draw(st.sampled_from((DOMINO, TRANQUE)))
     seat = draw(st.integers(0, n - 1))
-    # Small pips make ties (the rules' hard cases) common.
-    pips = list(draw(st.lists(st.integers(0, 42), min_size=n, max_size=n)))
+    # Small pips make ties (the rules' hard cases) common. Only hands a deal can leave: four
+    # seats hold at most 153 pips together, and only one seat still holding tiles shows 0.
+    pips = list(draw(st.lists(st.integers(0, 38), min_size=n, max_size=n)))
     if draw(st.booleans()):
         pips = [p % 4 for p in pips]
     if end is DOMINO:
         pips[seat] = 0
+    zeros = [s for s, p in enumerate(pips) if p == 0 and not (end is DOMINO and s == seat)]
+    for s in zeros[1:]:
+        pips[s] = 1
     domino = end is DOMINO
     facts = HandFacts(
         end=end,

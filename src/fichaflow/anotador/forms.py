@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fichaflow.anotador.entries import HandEntry
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import EndKind
+from fichaflow.core.held import check_held
 from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import (
     HandFacts,
@@ -114,6 +115,15 @@ def facts_for(
         for seat, value in enumerate(given):
             if value is not None:
                 pips[seat] = value
+    check_held(
+        rules,
+        entry.end,
+        entry.seat,
+        {seat: value for seat, value in enumerate(given) if value is not None},
+        None if entry.team_pips is None else dict(enumerate(entry.team_pips)),
+        who=lambda seat: seat_label(rules, who, seat),
+        side=lambda team: " / ".join(who[s] for s in rules.seats_of(team) if s < n),
+    )
     return HandFacts(
         end=entry.end,
         seat=entry.seat,
@@ -124,6 +134,13 @@ def facts_for(
         pase_redondo=entry.pase_redondo,
         salida_pasada=entry.salida_pasada,
     )
+
+
+def seat_label(rules: Rules, names: tuple[str, ...], seat: int) -> str:
+    """A seat as the mesa's form shows it: the player, then the seat counted from 1 (and the
+    pair's letter in parejas), «Beto (2 · B)»."""
+    pair = f" · {'AB'[rules.team_of(seat)]}" if rules.teams == 2 and rules.seats == 4 else ""
+    return f"{names[seat]} ({seat + 1}{pair})"
 
 
 def next_leader(rules: Rules, entry: HandEntry, score: HandScore) -> int | None:
