@@ -54,6 +54,9 @@ def test_the_repaso_fits_a_phone_with_a_decision_open(
     page.locator("#decisions button").first.click()
     expect(page.locator("#decision table.ranking")).to_be_visible()
     assert page_width(page) <= WIDTH
+    # The ranking is read whole, without scrolling sideways inside its box either.
+    box = page.locator("#decision .table-box")
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), box.evaluate("b => b.scrollWidth")
     page.context.close()
 
 
