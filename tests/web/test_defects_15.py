@@ -43,3 +43,19 @@ def test_the_bot_offered_stays_what_the_host_sees(
     for seat in (2, 3):
         assert page.locator(f"#bot-for-{seat}").input_value() == "jugador"
     assert page.js_errors == []
+
+
+def test_the_rules_dialog_catches_a_meta_out_of_range_too(
+    web_server: ServerProcess, new_page: Callable[..., Any]
+) -> None:
+    page = new_page()
+    sent: list[str] = []  # what the page says to the server, from the start
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+    create_mesa(page, web_server.url, "Ana", "venezuela", 100, {})
+    assert sent  # (the listener hears the page)
+    page.get_by_role("button", name="Cambiar las reglas").click()
+    page.locator("#configure-target").fill("5")
+    page.get_by_role("button", name="Guardar las reglas").click()
+    expect(page.locator(".form-error")).to_contain_text("«Meta» debe ser un número entero de 10")
+    assert not [frame for frame in sent if "configure" in str(frame)]
+    assert page.js_errors == []
