@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 
 from fichaflow.server.settings import TEST_SEED_ENV
-from tests.server.kit import POSTGRESQL, TEST_SEED, ServerProcess, postgres_schema_url
-
-POSTGRES_ENV = "FICHAFLOW_TEST_POSTGRES_URL"
+from tests.server.kit import (
+    POSTGRES_ENV,
+    POSTGRESQL,
+    TEST_SEED,
+    ServerProcess,
+    postgres_schema_url,
+)
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -25,6 +26,7 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from fichaflow.core.deal import Deal
+from fichaflow.core.tiles import tile_of
 from fichaflow.server.settings import TEST_SEED_ENV, fixed_deal_seed
 
 SEND_SPACING = 0.06
@@ -42,6 +44,31 @@ def known_deal(seats: int, seed: str = TEST_SEED, hand: int = 1, partida: int = 
     return Deal.from_seed(seats, deal_seed)
 
 
+TILE = re.compile(r"^([0-6])-([0-6])(:left|:right)?$")
+PUBLIC_KEYS = {"sorteo", "forced_lead"}
+"""Public by the rules: the tiles turned up in a sorteo (before the shuffle), and the tile the
+leader is forced to lead (the cochina in a first hand of doble_seis), named before it is played."""
+
+
+def named(value: Any, key: str | None = None) -> set[int]:
+    """Every tile a piece of a message names: tile strings anywhere, and the line's pairs (the
+    leak checks compare it with what the receiver may know)."""
+    if key in PUBLIC_KEYS:
+        return set()
+    if isinstance(value, str):
+        match = TILE.match(value)
+        return {tile_of(int(match[1]), int(match[2]))} if match else set()
+    if isinstance(value, dict):
+        return set().union(*(named(v, k) for k, v in value.items()))
+    if isinstance(value, list):
+        if key == "line":
+            return {tile_of(a, b) for a, b in value}
+        return set().union(*(named(v, key) for v in value))
+    return set()
+
+
+POSTGRES_ENV = "FICHAFLOW_TEST_POSTGRES_URL"
+"""Where the PostgreSQL runs find their database (a URL); they are skipped without it."""
 POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.slow)
 """The database parameter of tests that run on SQLite and again on PostgreSQL: the PostgreSQL runs
 are in the full run (``pytest --slow``, CI); a bare ``pytest`` stays quick on SQLite alone."""

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from typing import Any
 
 import pytest
 
 from fichaflow.core import record
 from fichaflow.core.hand import Hand
-from fichaflow.core.tiles import HALVES, bits, name, tile_of
+from fichaflow.core.tiles import HALVES, bits, name
 from fichaflow.server.fairness import verify_record
 from tests.server.kit import (
     Client,
@@ -26,12 +25,9 @@ from tests.server.kit import (
     create_mesa,
     get_json,
     join,
+    named,
 )
 
-TILE = re.compile(r"^([0-6])-([0-6])(:left|:right)?$")
-# Public by the rules: the tiles turned up in a sorteo (before the shuffle), and the tile the
-# leader is forced to lead (the cochina in a first hand of doble_seis), named before it is played.
-PUBLIC_KEYS = {"sorteo", "forced_lead"}
 SORTEO = {"first_lead": "sorteo"}
 TABLES: list[tuple[dict[str, Any], list[str | None]]] = [
     ({"preset": "venezuela", "target": 30}, [None, "tirapuntos", None, "acuestafichas"]),
@@ -40,22 +36,6 @@ TABLES: list[tuple[dict[str, Any], list[str | None]]] = [
     ({"preset": "tres", "target": 25}, [None, None, "tirapuntos"]),
     ({"preset": "mano_a_mano", "target": 20, **SORTEO}, [None, None]),
 ]
-
-
-def named(value: Any, key: str | None = None) -> set[int]:
-    """Every tile a piece of a message names: tile strings anywhere, and the line's pairs."""
-    if key in PUBLIC_KEYS:
-        return set()
-    if isinstance(value, str):
-        match = TILE.match(value)
-        return {tile_of(int(match[1]), int(match[2]))} if match else set()
-    if isinstance(value, dict):
-        return set().union(*(named(v, k) for k, v in value.items()))
-    if isinstance(value, list):
-        if key == "line":
-            return {tile_of(a, b) for a, b in value}
-        return set().union(*(named(v, key) for v in value))
-    return set()
 
 
 def knowable(hand: Hand, initial: int, seat: int | None, turns: int) -> tuple[int, int]:
