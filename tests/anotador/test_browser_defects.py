@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from tests.anotador.test_api import new_mesa
 from tests.anotador.test_browser import keys
+
+pytestmark = pytest.mark.slow  # browser checks of #15's fixes and the policy; the page tests
+# of tests/web, tests/anotador and tests/review keep each page in the quick run
 
 if TYPE_CHECKING:  # the fixtures' types; pytest provides the fixtures themselves
     from tests.server.kit import ServerProcess

@@ -15,6 +15,9 @@ import pytest
 from tests.review.mesas import ana_plays_a_hand
 from tests.server.kit import ServerProcess
 
+pytestmark = pytest.mark.slow  # browser checks of #15's fixes and the policy; the page tests
+# of tests/web, tests/anotador and tests/review keep each page in the quick run
+
 WIDTH = 360
 
 

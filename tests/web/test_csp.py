@@ -10,10 +10,14 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 
 from tests.server.kit import ServerProcess
 from tests.web.driver import create_mesa, start
+
+pytestmark = pytest.mark.slow  # browser checks of #15's fixes and the policy; the page tests
+# of tests/web, tests/anotador and tests/review keep each page in the quick run
 
 RECORD_VIOLATIONS = """
 window.__violations = [];

@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.server.kit import ServerProcess
 from tests.web.driver import create_mesa
+
+pytestmark = pytest.mark.slow  # browser checks of #15's fixes and the policy; the page tests
+# of tests/web, tests/anotador and tests/review keep each page in the quick run
 
 
 def test_a_meta_out_of_range_is_caught_by_the_form(
