@@ -11,6 +11,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import websockets
 
 from fichaflow import i18n
 from fichaflow.core import record
-from fichaflow.core.tiles import name, parse
+from fichaflow.core.tiles import name, parse, tile_of
 from fichaflow.server.fairness import verify_record
 from fichaflow.server.settings import MAX_MESSAGES_PER_SECOND
 from tests.server.kit import Client, ServerProcess, known_deal, named
@@ -111,28 +112,45 @@ class Socket(Client):
 # -- what a seat may see --------------------------------------------------------------------
 
 
-def knowable(view: dict[str, Any], seat: int | None, partida: int) -> tuple[set[int], set[int]]:
-    """What ``seat`` (None: a mirón) may know in the hand of ``view`` (of partida number
-    ``partida``), worked out from the deal the test server made (``known_deal``) and the public
-    history: its own tiles, the tiles it drew (the montón is drawn in order), the tiles on the
-    line; and what it holds now."""
-    deal = known_deal(len(view["counts"]), hand=view["hand_number"], partida=partida)
-    held = {t for t in range(28) if seat is not None and deal.hands[seat] >> t & 1}
+@dataclass
+class HandTruth:
+    """A hand as the test server dealt it (``known_deal``) and as its public history played it."""
+
+    dealt: list[set[int]]  # each seat's tiles at the deal
+    held: list[set[int]]  # each seat's tiles now
+    drawn: list[set[int]]  # the tiles each seat drew (the montón is drawn in order)
+    line: set[int]
+    stock_left: int
+
+
+def truth_of(view: dict[str, Any], partida: int) -> HandTruth:
+    """The hand of ``view`` (of partida number ``partida``) worked out without the server."""
+    seats = len(view["counts"])
+    deal = known_deal(seats, hand=view["hand_number"], partida=partida)
+    dealt = [{t for t in range(28) if deal.hands[s] >> t & 1} for s in range(seats)]
+    held = [set(tiles) for tiles in dealt]
+    drawn: list[set[int]] = [set() for _ in range(seats)]
     line: set[int] = set()
-    draws = 0
     for turn in view["history"]:
+        seat = turn["seat"]
         if turn["kind"] == "play":
             tile = parse(turn["tile"])
             line.add(tile)
-            if turn["seat"] == seat:
-                held.discard(tile)
+            held[seat].discard(tile)
         elif turn["kind"] == "draw":
-            if turn["seat"] == seat:
-                held.add(deal.stock[draws])
-            draws += 1
-    mine = {t for t in range(28) if seat is not None and deal.hands[seat] >> t & 1}
-    drawn = {deal.stock[i] for i in range(draws)} & held
-    return mine | drawn | line, held
+            tile = deal.stock[sum(map(len, drawn))]
+            drawn[seat].add(tile)
+            held[seat].add(tile)
+    return HandTruth(dealt, held, drawn, line, len(deal.stock) - sum(map(len, drawn)))
+
+
+def knowable(view: dict[str, Any], seat: int | None, partida: int) -> tuple[set[int], set[int]]:
+    """What ``seat`` (None: a mirón) may know in the hand of ``view``: its own tiles, the tiles
+    it drew, the tiles on the line; and what it holds now."""
+    truth = truth_of(view, partida)
+    if seat is None:
+        return set(truth.line), set()
+    return truth.dealt[seat] | truth.drawn[seat] | truth.line, truth.held[seat]
 
 
 TILE_IN_TEXT = re.compile(r"\b[0-6]-[0-6]\b")
@@ -176,6 +194,12 @@ def leaked(message: dict[str, Any], seat: int | None, partida: int) -> str | Non
         return f"seat {seat} was shown {sorted(map(name, seen - allowed))}"
     if {parse(t) for t in view["tiles"]} != held:
         return f"seat {seat} holds {sorted(map(name, held))} but its view says {view['tiles']}"
+    truth = truth_of(view, partida)
+    counts = [len(tiles) for tiles in truth.held]
+    if view["counts"] != counts or view["stock_left"] != truth.stock_left:
+        return f"the hand has {counts}, {truth.stock_left} in the montón; the view says otherwise"
+    if {tile_of(a, b) for a, b in view["line"]} != truth.line:
+        return f"the line {view['line']} is not the tiles played {sorted(map(name, truth.line))}"
     if seat is None and view["legal"]:
         return "a mirón was offered moves"
     return None
