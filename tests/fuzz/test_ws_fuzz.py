@@ -44,6 +44,7 @@ from hypothesis import strategies as st
 from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.rules import PRESETS, Rules
+from fichaflow.core.tiles import name
 from fichaflow.server import protocol as p
 from fichaflow.server.settings import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND
 from tests.fuzz.kit import (
@@ -55,7 +56,13 @@ from tests.fuzz.kit import (
     tiles_in,
     tiles_in_error,
 )
-from tests.server.kit import POSTGRES_ENV, TEST_SEED, ServerProcess, postgres_schema_url
+from tests.server.kit import (
+    POSTGRES_ENV,
+    TEST_SEED,
+    ServerProcess,
+    known_deal,
+    postgres_schema_url,
+)
 
 QUICK_MESSAGES: Final = 150
 SLOW_MESSAGES: Final = 10_000
@@ -252,11 +259,11 @@ def intentions(draw: st.DrawFn) -> dict[str, Any]:
     kind = draw(st.sampled_from(sorted(SHAPES)))
     required, optional = SHAPES[kind]
     message: dict[str, Any] = {"type": kind}
-    for name in required:
-        message[name] = draw(FIELDS[name])
-    for name in optional:
+    for key in required:
+        message[key] = draw(FIELDS[key])
+    for key in optional:
         if draw(st.booleans()):
-            message[name] = draw(FIELDS[name])
+            message[key] = draw(FIELDS[key])
     spoil = draw(st.sampled_from(["none"] * 6 + ["drop", "extra", "junk", "type"]))
     if spoil == "drop" and required:
         del message[draw(st.sampled_from(required))]
@@ -1217,3 +1224,23 @@ def test_websocket_fuzz_ten_thousand_messages(world: World) -> None:
 def test_websocket_fuzz_on_postgresql(world_on_postgresql: World) -> None:
     """Fewer, on PostgreSQL: what SQLite lets pass and PostgreSQL refuses (a NUL in a text)."""
     fuzz(world_on_postgresql, POSTGRESQL_MESSAGES, mesas=5)
+
+
+def test_the_message_checks_catch_what_they_look_for() -> None:
+    """The checks the fuzzer makes of every message can fail: a tile of another seat, a view of
+    another seat, a wrong count, an undocumented code, an error that names a tile."""
+    deal = known_deal(2)
+    mine = [name(t) for t in range(28) if deal.hands[0] >> t & 1]
+    theirs = next(name(t) for t in range(28) if deal.hands[1] >> t & 1)
+    view = {
+        "seat": 0, "hand_number": 1, "counts": [7, 7], "stock_left": 14, "history": [],
+        "tiles": mine, "line": [], "legal": mine, "ended": False, "forced_lead": None,
+    }  # fmt: skip
+    assert leaked({"type": "move", "view": view}, 0, 1) is None
+    assert "was shown" in str(leaked({"type": "move", "view": {**view, "legal": [theirs]}}, 0, 1))
+    assert "view of seat 0" in str(leaked({"type": "move", "view": view}, None, 1))
+    assert "view says" in str(leaked({"type": "move", "view": {**view, "counts": [7, 6]}}, 0, 1))
+    error = {"type": "error", "code": "server.not_your_turn", "message": f"no: {theirs}"}
+    assert "names tiles" in str(leaked(error, 0, 1))
+    assert is_documented("server.not_your_turn") and is_documented("move.no_match")
+    assert not is_documented("server.nonsense")
