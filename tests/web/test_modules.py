@@ -43,7 +43,8 @@ def page(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
     try:
         opened = context.new_page()
         opened.goto(f"{server.url}/")
-        opened.wait_for_function("document.querySelector('.create-form')")
+        opened.locator(".create-form").wait_for()  # a locator: no script evaluated as text, which
+        # the page's policy forbids (wait_for_function polls with eval)
         yield opened
     finally:
         context.close()
