@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from fichaflow.core.record import hand_dump
+from tests.review.helpers import played
 from tests.review.mesas import ana_plays_a_hand, bots_play_a_hand, my_turn_against_bots
 from tests.review.records import LAST_TILES
 from tests.server.kit import ServerProcess
@@ -143,6 +145,20 @@ def test_a_record_from_a_file_shows_the_thrown_away_domino(
     expect(rows.nth(1)).to_contain_text("error: −21.0")
     page.keyboard.press("ArrowRight")
     expect(page.locator("article.decision tr.played")).to_contain_text("6-4 derecha")
+    expect(page.locator("#legend_tres")).to_be_hidden()  # two sides: nothing to add
+
+    # De a tres: the legend says the exact values take both rivals together against the seat.
+    subject = played("tres", 3)
+    record = {"rules": "tres", "hands": [hand_dump(subject.deal, subject.hand)]}
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.goto(f"{server.url}/repaso/")
+    page.locator("input[type=file]").set_input_files(str(path))
+    expect(page.locator("#board")).to_be_visible()
+    page.locator("select[name=precision]").select_option("fast")
+    page.get_by_role("button", name="Analizar").click()
+    expect(page.locator("#decisions button").first).to_be_visible(timeout=60_000)
+    expect(page.locator("#legend_tres")).to_be_visible()
+    expect(page.locator("#legend_tres")).to_contain_text("los dos rivales juegan juntos contra ti")
     page.close()
 
 

@@ -139,6 +139,8 @@ def hand_lines(review: HandReview, lang: str) -> list[str]:
         )
     )
     out.append(t("legend", samples=samples))
+    if subject.rules.teams > 2:
+        out.append(t("legend_tres"))
     return out
 
 

@@ -128,6 +128,8 @@ class HandReview:
             "seat": self.seat,
             "players": None if names is None else list(names),
             "rules": rules.dump(),
+            # In tres the exact values (hindsight, solved deals) take both rivals as one side.
+            "rivals_together": rules.teams > 2,
             "precision": self.precision,
             "decisions": [decision_json(d, rules, names) for d in self.decisions],
             "summary": {

@@ -248,6 +248,8 @@ function go(step) {
 function renderAnalysis() {
   const panel = $('analysis');
   panel.hidden = !state.loading && !state.review;
+  // In tres the exact values take both rivals as one side against the seat: the legend says so.
+  $('legend_tres').hidden = !state.review || !state.review.rivals_together;
   const who = state.seat === null ? '' : names()[state.seat];
   if (state.loading) {
     $('summary').textContent = t(state.lang, 'working', { who });
