@@ -45,6 +45,13 @@ class MesaOptions(Strict):
     """At a partida's end the losing side gets up and the first parados sit down."""
     bot_pause_ms: int = Field(default=800, ge=0, le=5000)
     """How long a bot waits before playing, so that people can follow the game."""
+    auto_pass: bool = False
+    """Paso automático: when a person's only move is to pass (nothing fits and no montón to
+    draw from), the server passes for them after ``auto_pass_ms``, announced like any pass.
+    Table behaviour, not a rule of the game: a pass is the only legal move either way, so the
+    count, the record and the replay are the same with it on or off."""
+    auto_pass_ms: int = Field(default=1000, ge=100, le=5000)
+    """How long the table shows that seat's turn before passing for it."""
 
 
 class CreateMesa(Strict):

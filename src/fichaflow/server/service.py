@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import Move
+from fichaflow.core.hand import PASS, Move
 from fichaflow.core.rules import Rules
 from fichaflow.core.view import seat_view
 from fichaflow.http import is_code, shown_code
@@ -25,6 +25,7 @@ from fichaflow.server import changes as ch
 from fichaflow.server import protocol as p
 from fichaflow.server import storage as st
 from fichaflow.server import wire
+from fichaflow.server.autopass import seat_to_pass
 from fichaflow.server.botpool import BotPool
 from fichaflow.server.hub import Connection
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
@@ -458,7 +459,7 @@ class TableService:
     def _after(self, room: Room) -> None:
         """After each accepted action: wake the bot whose turn it is, set the turn timer."""
         mesa = room.mesa
-        for name in ("bot", "timer"):
+        for name in ("bot", "timer", "auto_pass"):
             task = room.tasks.pop(name, None)
             if task is not None:
                 task.cancel()
@@ -471,6 +472,9 @@ class TableService:
         if bot is not None:
             pause = mesa.options.bot_pause_ms / 1000
             self._spawn(room, "bot", self._bot_turn(room, mesa.version, bot, pause, False))
+        elif (seat := seat_to_pass(mesa)) is not None:
+            pause = mesa.options.auto_pass_ms / 1000
+            self._spawn(room, "auto_pass", self._auto_pass(room, mesa.version, seat, pause))
         elif mesa.options.turn_seconds:
             seconds = mesa.options.turn_seconds
             room.deadline = (time.time() + seconds) * 1000
@@ -508,6 +512,16 @@ class TableService:
                 return
             room.tasks.pop("timer" if timed_out else "bot", None)
             await self._play(room, seat, move, timed_out)
+
+    async def _auto_pass(self, room: Room, version: int, seat: int, pause: float) -> None:
+        """Paso automático: the seat's forced pass, made after a moment the table can see."""
+        await asyncio.sleep(pause)
+        async with room.lock:
+            mesa = room.mesa
+            if mesa.version != version or seat_to_pass(mesa) != seat:
+                return
+            room.tasks.pop("auto_pass", None)
+            await self._play(room, seat, PASS)
 
     # -- telling everybody -----------------------------------------------------------------
 
