@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -36,6 +37,19 @@ from fichaflow.server.storage import Storage
 from fichaflow.storage import migrate
 
 WEB: Final = Path(__file__).parent / "web"
+WORKER: Final = WEB / "anotador" / "sw.js"
+
+
+def offline_worker() -> str:
+    """The anotador's service worker with its version written in: a digest of every file the
+    server serves to pages (the web folder and both catalogues), so that any change to them is a
+    new worker, which the browser installs and the page offers to the player."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in WEB.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(WEB).as_posix().encode() + b"\0" + path.read_bytes())
+    for lang in i18n.LANGUAGES:
+        digest.update(i18n.source(lang))
+    return WORKER.read_text(encoding="utf-8").replace("__VERSION__", digest.hexdigest()[:16])
 
 
 def calm_garbage_collector() -> None:
@@ -91,6 +105,14 @@ def create_app(settings: Settings) -> FastAPI:
         if lang not in i18n.LANGUAGES:
             return JSONResponse({"detail": "Not Found"}, status_code=404)
         return Response(i18n.source(lang), media_type="application/json")
+
+    worker = offline_worker()
+
+    @app.get("/anotador/sw.js", include_in_schema=False)
+    async def anotador_worker() -> Response:
+        """The anotador's service worker (web/anotador/sw.js), never kept by an HTTP cache: the
+        browser compares it with the running one to know of a new version."""
+        return Response(worker, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     app.include_router(game.build_router(service, settings, limits, WEB / "index.html"))
     anotador.install(app, storage, limits)  # its page is web/anotador/

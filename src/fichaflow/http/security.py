@@ -41,12 +41,16 @@ POLICY: Final = {
     "style-src": "'self'",
     "img-src": "'self'",
     "connect-src": "'self'",
+    "worker-src": "'self'",
+    "manifest-src": "'self'",
     "object-src": "'none'",
     "base-uri": "'none'",
     "form-action": "'self'",
     "frame-ancestors": "'none'",
 }
-"""The pages' Content-Security-Policy: only this server's files; no inline script or style."""
+"""The pages' Content-Security-Policy: only this server's files; no inline script or style. The
+service worker (the anotador's, for working offline) and the web app manifest (installing on a
+home screen) are said outright, though ``default-src`` already covers them."""
 
 API_DOCS_POLICY: Final = (
     "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "

@@ -4,6 +4,7 @@
 import { section } from "../js/i18n.js";
 import { PRESETS, TEXT, translate } from "./i18n.js";
 import { Outbox } from "./outbox.js";
+import { offerUpdates } from "../js/install.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -74,7 +75,16 @@ let draft = null; // the rules being set up: {preset, options}
 async function showSetup() {
   $("setup").hidden = false;
   $("title").textContent = t("title");
-  presets = await getJSON("/api/presets");
+  try {
+    presets = await getJSON("/api/presets");
+  } catch (error) {
+    // No network (or no server): a new mesa needs the server, the mesas already made do not.
+    $("setup-form").hidden = true;
+    $("setup-error").textContent = error instanceof TypeError ? t("setup_offline") : error.message;
+    $("setup").prepend($("setup-error"));
+    showRecent();
+    return;
+  }
   const select = $("preset");
   for (const name of Object.keys(presets.presets)) select.append(el("option", { value: name }));
   select.value = presets.default_preset;
@@ -84,6 +94,12 @@ async function showSetup() {
   });
   $("setup-form").target.addEventListener("input", (event) => (draft.options.target = event.target.value));
   renderSetupFields();
+  showRecent();
+  $("setup-form").noValidate = true; // the range is said in the page's words (rulesProblem)
+  $("setup-form").addEventListener("submit", createMesa);
+}
+
+function showRecent() {
   const recent = JSON.parse(localStorage.getItem("fichaflow-anotador-mesas") || "[]");
   if (recent.length) {
     $("recent").hidden = false;
@@ -91,8 +107,6 @@ async function showSetup() {
       $("recent-list").append(el("li", {}, el("a", { href: `?mesa=${encodeURIComponent(mesa.code)}` }, mesa.name)));
     }
   }
-  $("setup-form").noValidate = true; // the range is said in the page's words (rulesProblem)
-  $("setup-form").addEventListener("submit", createMesa);
 }
 
 const targetSpec = () => presets.options.find((spec) => spec.name === "target");
@@ -297,9 +311,33 @@ function render() {
   $("net").textContent = watch ? t("readonly") : offline ? t("offline") : t("online");
 }
 
+// The sheet as the server last sent it, kept in the browser: with the outbox (the entries not yet
+// stored), it is what the page opens with when there is no network.
+const sheetKey = () => `fichaflow-anotador-sheet-${code}`;
+
+function keep(answer) {
+  payload = answer;
+  try {
+    localStorage.setItem(sheetKey(), JSON.stringify(answer));
+  } catch { /* a full storage only costs the offline copy */ }
+}
+
+/** The sheet from the server; with no network, the copy this browser kept (or the error). */
+async function loadSheet() {
+  try {
+    keep(await getJSON(`/api/anotador/mesas/${encodeURIComponent(code)}?lang=${lang}`));
+    offline = false;
+  } catch (error) {
+    const copy = localStorage.getItem(sheetKey());
+    if (!(error instanceof TypeError) || !copy) throw error; // a refusal is the server's word
+    payload = JSON.parse(copy);
+    offline = true;
+  }
+}
+
 function report(news) {
   if (news.offline !== undefined) offline = news.offline;
-  if (news.state) payload = news.state;
+  if (news.state) keep(news.state);
   if (news.error) {
     const message = lang === "en" ? news.error.message_en : news.error.message;
     report.lastError = { key: news.item.key, message };
@@ -322,7 +360,7 @@ async function showSheet() {
     return follow();
   }
   $("bar").hidden = false;
-  payload = await getJSON(`/api/anotador/mesas/${encodeURIComponent(code)}?lang=${lang}`);
+  await loadSheet();
   outbox = new Outbox(code, report);
   render();
   outbox.flush(lang);
@@ -673,7 +711,7 @@ $("lang").addEventListener("click", async () => {
   localStorage.setItem(LANG_KEY, lang);
   translateStatic();
   if (code) {
-    payload = await getJSON(`/api/anotador/mesas/${encodeURIComponent(code)}?lang=${lang}`);
+    await loadSheet();
     render();
   } else if (!watch) {
     renderSetupFields();
@@ -684,3 +722,4 @@ translateStatic();
 if (!TEXT[lang]) lang = "es";
 if (code || watch) showSheet();
 else showSetup();
+offerUpdates("/anotador/sw.js", "/anotador/", t);
