@@ -1,13 +1,16 @@
 """The browser client's weight and speed, on a 360 x 740 phone screen in Debian's Chromium against
 a real ``fichaflow serve`` on SQLite (loopback only).
 
-Figures: the bytes the table page loads (as served, and what gzip would make of them); the time
+Figures: the bytes the table page loads (decoded, what gzip would make of them, and what the server
+sent); the time
 from a reload in the middle of a hand to the player's tiles on screen (WebSocket, welcome, first
 drawing); the time from tapping a tile to seeing it leave the hand (the server's answer included;
 bots play with no pause); and the time to lay out and draw the longest line (28 tiles) with a hand
-of seven. Each figure is the median of its runs, measured side by side in one run.
+of seven; and a first visit to the home page (empty cache) over a throttled phone network (DevTools'
+Slow 4G: 150 ms round trips, 1.6 Mbit/s), to the form on screen and to the largest contentful paint.
+Each figure is the median of its runs, measured side by side in one run.
 
-    python bench/web_client.py --reloads 15 --hands 3 --layouts 200
+    python bench/web_client.py --reloads 15 --hands 3 --layouts 200 --homes 5
 """
 
 from __future__ import annotations
@@ -52,6 +55,45 @@ LAYOUT = """async ([view, runs]) => {
   }
   return times;
 }"""
+
+
+# A function, not an expression: Playwright evaluates a bare expression with eval, which the
+# pages' Content-Security-Policy forbids.
+PLAYED = """(before) => document.querySelectorAll('.hand-tile').length < before
+  || document.querySelector('[data-dialog=summary-dialog]')"""
+FILES = """() => performance.getEntriesByType('navigation').concat(
+  performance.getEntriesByType('resource'))
+  .filter((e) => !e.name.includes('/api/') && !e.name.includes('/ws'))
+  .map((e) => [e.name, e.encodedBodySize, e.decodedBodySize])"""
+LCP = """() => new Promise((done) => {
+  new PerformanceObserver((list) => {
+    const entries = list.getEntries();
+    done(entries[entries.length - 1].startTime);
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+})"""
+PHONE_NETWORK = {  # DevTools' "Slow 4G" preset, as Lighthouse's mobile runs throttle
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1.6 * 1024 * 1024 / 8,
+    "uploadThroughput": 750 * 1024 / 8,
+}
+
+
+def home_on_a_phone_network(browser: Any, url: str) -> tuple[float, float]:
+    """A first visit to the home page (empty cache) over a throttled phone network: the time to
+    the form on screen, and the largest contentful paint the browser reports."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", PHONE_NETWORK)
+    start = time.perf_counter()
+    page.goto(f"{url}/")
+    page.locator("#host-name").wait_for()
+    ready = time.perf_counter() - start
+    lcp = page.evaluate(LCP) / 1000
+    context.close()
+    return ready, lcp
 
 
 def free_port() -> int:
@@ -104,6 +146,7 @@ def main() -> None:
     parser.add_argument("--reloads", type=int, default=15)
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--layouts", type=int, default=200)
+    parser.add_argument("--homes", type=int, default=5)
     options = parser.parse_args()
     chromium = os.environ.get("FICHAFLOW_CHROMIUM") or "/usr/bin/chromium"
     with server() as url, sync_playwright() as playwright:
@@ -133,6 +176,8 @@ def main() -> None:
         files = {u: b for u, b in loaded.items() if "/api/" not in u and "/ws" not in u}
         raw = sum(len(b) for b in files.values())
         zipped = sum(len(gzip.compress(b, 9)) for b in files.values())
+        # What the first visit took from the network: the bodies as sent (compressed or not).
+        sent = sum(size for _, size, _ in page.evaluate(FILES))
 
         reloads: list[float] = []
         for _ in range(options.reloads):
@@ -160,10 +205,7 @@ def main() -> None:
             playable.first.click()
             if page.locator(".end-choice").count():
                 page.locator(".end-choice").first.click()
-            page.wait_for_function(
-                f"document.querySelectorAll('.hand-tile').length < {before}"
-                " || document.querySelector('[data-dialog=summary-dialog]')"
-            )
+            page.wait_for_function(PLAYED, arg=before)
             taps.append(time.perf_counter() - start)
 
         chain = full_chain()
@@ -174,13 +216,14 @@ def main() -> None:
             "ends": [chain[0][0], chain[-1][1]],
         }
         layouts = [t / 1000 for t in page.evaluate(LAYOUT, [view, options.layouts])]
+        homes = [home_on_a_phone_network(browser, url) for _ in range(options.homes)]
         browser.close()
 
     print(f"machine: {platform.platform()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
     print(f"date: {time.strftime('%Y-%m-%d')}, Chromium {browser.version}")
     print(
         f"files of the table page: {len(files)}, {raw / 1024:.1f} KiB as served, "
-        f"{zipped / 1024:.1f} KiB gzipped"
+        f"{zipped / 1024:.1f} KiB gzipped, {sent / 1024:.1f} KiB sent by the server"
     )
     print(f"reload mid-hand to tiles on screen: median {median_ms(reloads)} over {len(reloads)}")
     taps.sort()
@@ -190,6 +233,11 @@ def main() -> None:
         f"over {len(taps)} taps"
     )
     print(f"layout and drawing, 28-tile line: median {median_ms(layouts)} over {len(layouts)}")
+    print(
+        f"home page, first visit over Slow 4G: form on screen median "
+        f"{median_ms([ready for ready, _ in homes])}, largest contentful paint median "
+        f"{median_ms([lcp for _, lcp in homes])} over {len(homes)}"
+    )
 
 
 if __name__ == "__main__":

@@ -192,7 +192,7 @@ def create_mesa(
     expect(page.locator(".chair-ring")).to_be_visible()
     for seat, bot in bots.items():
         page.locator(f"#bot-for-{seat}").select_option(bot)
-        page.get_by_role("button", name=f"Poner un bot en el asiento {seat + 1}").click()
+        page.get_by_role("button", name=f"Poner bot en el asiento {seat + 1}").click()
         expect(page.locator(f".chair[data-seat='{seat}']")).to_have_class(re.compile(r"\bbot\b"))
     return page.url.rsplit("/", 1)[-1]
 

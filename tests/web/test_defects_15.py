@@ -41,7 +41,7 @@ def test_the_bot_offered_stays_what_the_host_sees(
     page = new_page()
     create_mesa(page, web_server.url, "Ana", "venezuela", 100, {})
     assert page.locator("#bot-for-2").input_value() == "jugador"
-    page.get_by_role("button", name="Poner un bot en el asiento 2").click()
+    page.get_by_role("button", name="Poner bot en el asiento 2").click()
     expect(page.locator(".chair[data-seat='1']")).to_contain_text("jugador")
     # The other chairs still offer what they showed before the first one filled.
     for seat in (2, 3):

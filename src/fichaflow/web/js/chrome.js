@@ -13,14 +13,24 @@ export function langToggle(app) {
   }, other === 'en' ? 'English' : 'Español');
 }
 
-/** The bar at the top: the brand (home link), ``middle`` (the scores at a table) and tools. */
+export const MAIN_ID = 'main';
+
+/** The attributes of a screen's ``<main>``: the target of the skip link. */
+export function mainAttrs(className) {
+  return { class: className, id: MAIN_ID, tabindex: '-1' };
+}
+
+/** The bar at the top: the brand (home link), ``middle`` (the scores at a table) and tools,
+ * after a link that skips them (the first thing a keyboard reaches; seen only when focused). */
 export function topBar(app, { middle = null, tools = [], compact = false } = {}) {
-  return h('header', { class: `topbar${compact ? ' compact' : ''}` },
+  const skip = h('a', { class: 'skip-link', href: `#${MAIN_ID}`, dataset: { key: 'skip' } },
+    t('common.skip_to_main'));
+  return [skip, h('header', { class: `topbar${compact ? ' compact' : ''}` },
     h('a', { class: 'brand', href: '/', 'aria-label': t('common.home') },
       tileSvg('5-3', { upright: false, className: 'brand-mark' }),
       h('span', { class: 'brand-name' }, 'FichaFlow')),
     middle ? h('div', { class: 'topbar-middle' }, middle) : h('div', { class: 'topbar-middle' }),
-    h('div', { class: 'topbar-tools' }, ...tools, langToggle(app)));
+    h('div', { class: 'topbar-tools' }, ...tools, langToggle(app)))];
 }
 
 /** A modal dialog laid over the screen; ``onClose`` runs on its close button and on Escape. */
@@ -37,10 +47,11 @@ export function dialog(id, title, body, { onClose = null, actions = [], wide = f
         }
       },
     },
-    h('header', { class: 'dialog-head' },
+    // A div, not a header: a header here would be a second banner landmark for the page.
+    h('div', { class: 'dialog-head' },
       h('h2', { id: titleId, tabindex: '-1' }, title),
       onClose ? h('button', { type: 'button', class: 'close', 'aria-label': t('common.close'),
         onclick: onClose }, '×') : null),
     h('div', { class: 'dialog-body' }, body),
-    actions.length ? h('footer', { class: 'dialog-actions' }, actions) : null));
+    actions.length ? h('div', { class: 'dialog-actions' }, actions) : null));
 }

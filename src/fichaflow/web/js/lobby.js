@@ -6,7 +6,7 @@ import { h } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { draftFrom, presetLabel, rulesBody, rulesEditor, rulesProblem, rulesSummary } from './rules.js';
 import { lastName } from './session.js';
-import { topBar } from './chrome.js';
+import { mainAttrs, topBar } from './chrome.js';
 
 const BOT_PACES = [0, 400, 800, 1500];
 const TURN_CLOCKS = [null, 30, 60, 120];
@@ -41,7 +41,7 @@ export function renderHome(app) {
   };
   return h('div', { class: 'screen home' },
     topBar(app),
-    h('main', { class: 'page' },
+    h('main', mainAttrs('page'),
       h('section', { class: 'hero' },
         h('h1', {}, t('home.title')),
         h('p', { class: 'lead' }, t('home.lead'))),
@@ -97,7 +97,7 @@ export function renderJoin(app) {
   };
   return h('div', { class: 'screen join' },
     topBar(app),
-    h('main', { class: 'page' },
+    h('main', mainAttrs('page'),
       h('form', { class: 'card join-form', onsubmit: submit },
         h('h1', {}, t('join.title')),
         h('p', { class: 'lead' }, t('join.lead', {
@@ -152,7 +152,7 @@ export function renderWaiting(app) {
   const empty = mesa.seats.filter((seat) => seat.kind === 'empty').length;
   return h('div', { class: 'screen waiting' },
     topBar(app),
-    h('main', { class: 'page' },
+    h('main', mainAttrs('page'),
       h('section', { class: 'card invite' },
         h('h1', {}, t('waiting.title')),
         inviteBox(app)),

@@ -13,11 +13,11 @@ import { tileNumber, tileSvg } from './tiles.js';
 
 function faceUp(tiles) {
   const sorted = [...tiles].sort((a, b) => tileNumber(b) - tileNumber(a));
+  // A list only when there is something in it: an empty list role is no list at all.
+  if (!sorted.length) return h('span', { class: 'face-up no-tiles' }, t('summary.no_tiles'));
   return h('span', { class: 'face-up', role: 'list' },
-    sorted.length
-      ? sorted.map((tile) => h('span', { class: 'mini-tile', role: 'listitem', 'aria-label': tileName(tile) },
-        tileSvg(tile, { upright: true, className: 'tile-svg' })))
-      : h('span', { class: 'no-tiles' }, t('summary.no_tiles')));
+    sorted.map((tile) => h('span', { class: 'mini-tile', role: 'listitem', 'aria-label': tileName(tile) },
+      tileSvg(tile, { upright: true, className: 'tile-svg' }))));
 }
 
 function fairnessLine(app, summary) {

@@ -8,7 +8,7 @@
 import { h, s } from './dom.js';
 import { listing, t, tileName } from './i18n.js';
 import { layoutHand, layoutLine, leadIndexOf } from './layout.js';
-import { topBar } from './chrome.js';
+import { mainAttrs, topBar } from './chrome.js';
 import { canonical, placedTile, tileBackSvg, tileNumber, tileSvg } from './tiles.js';
 
 const POSITIONS = { 2: ['bottom', 'top'], 3: ['bottom', 'right', 'left'],
@@ -255,6 +255,8 @@ export function renderTable(app) {
   return h('div', { class: `screen table-screen mode-${n}`, dataset: progress },
     topBar(app, { middle: scoreboard(app), tools, compact: true }),
     connectionBanner(app),
+    h('main', mainAttrs('table-main'),
+    h('h1', { class: 'sr-only' }, t('table.heading')),
     h('div', { class: 'felt' },
       h('div', { class: 'opponents' }, others),
       h('div', { class: 'line-area', 'aria-label': t('table.line'), role: 'region' },
@@ -267,7 +269,7 @@ export function renderTable(app) {
         view?.ended && state.lastHand ? h('button', { type: 'button', class: 'chip-button summary-button',
           dataset: { key: 'open-summary' }, onclick: () => app.openDialog('summary') }, t('summary.button')) : null),
       view?.ends ? h('p', { class: 'ends-text' }, t('table.ends', { left: view.ends[0], right: view.ends[1] })) : null),
-    handSection(app));
+    handSection(app)));
 }
 
 function sheetIcon() {
