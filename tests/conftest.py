@@ -8,6 +8,7 @@ and ``-m`` selects by marker as usual (``pytest -m slow`` runs only the slow one
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         RUN_SLOW, action="store_true", help="also run the tests marked slow (CI runs them all)"
     )
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """What ``-n auto`` means here: the quick set spends about half its time waiting (servers and
+    browsers starting, answers over sockets), so it runs two workers per core; the full run, with
+    its long CPU-bound duels and timers, one per core. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still
+    decides when it is set."""
+    chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if chosen:
+        return int(chosen)
+    cores = len(os.sched_getaffinity(0))
+    return cores if config.getoption(RUN_SLOW) else 2 * cores
 
 
 def _named_files(config: pytest.Config) -> set[Path]:

@@ -156,15 +156,11 @@ class Player:
 
     def _settle(self, before: str) -> None:
         """Wait until the server has taken the move: the screen shows a later turn of the hand
-        (or another hand, or the summary)."""
-        self.page.wait_for_function(
-            """(before) => {
-              const screen = document.querySelector('.table-screen');
-              return document.querySelector('[data-dialog=summary-dialog]')
-                || `${screen.dataset.hand}.${screen.dataset.turns}` !== before;
-            }""",
-            arg=before,
-        )
+        (or another hand, or the summary). A locator, not a polled script: the page's policy
+        forbids eval, which Playwright's function polling may need."""
+        hand, turns = before.split(".")
+        moved = f".table-screen:not([data-hand='{hand}'][data-turns='{turns}'])"
+        self.page.locator(f"{moved}, [data-dialog=summary-dialog]").first.wait_for(state="attached")
 
     def play_until_summary(self, timeout: float = 90) -> None:
         """Play every turn of this seat until the hand's summary opens."""
