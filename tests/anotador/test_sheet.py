@@ -125,7 +125,7 @@ def test_deleting_and_undoing() -> None:
 def test_the_first_hand_needs_its_leader() -> None:
     log = dominicana()
     error = log.refused(seed_tranque(leader=None), "anotador.leader_needed")
-    assert str(error) == "Mano 1: diga quién salió en esta mano"
+    assert str(error) == "Mano 1: di quién salió en esta mano"
 
 
 def test_deleting_the_first_hand_is_refused_when_the_next_one_then_has_no_leader() -> None:

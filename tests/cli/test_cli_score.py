@@ -129,7 +129,7 @@ def test_bad_rules_get_one_spanish_line(args: tuple[str, ...], start: str) -> No
             "Error: --pase-redondo debe ser un asiento de 0 a 3 (no 7)",
         ),
         (("--domino", "--winner", "0", "--pips", "8,11,7,14"), "Error: El asiento 0 dominó"),
-        (("--tranque", "--pips", "8,11,7,14"), "Error: Diga --domino --winner"),
+        (("--tranque", "--pips", "8,11,7,14"), "Error: Di --domino --winner"),
         (("--tranque", "--closer", "0", "--pips", "80,80,7,14"), "Error: Entre todas las manos"),
         (
             ("--tranque", "--closer", "0", "--pips", "8,11,7,14", "--capicua"),
@@ -152,8 +152,11 @@ def test_a_usage_mistake_gets_one_line() -> None:
 @pytest.mark.parametrize(
     ("args", "spanish"),
     [
-        (("score", "--pips", "1,2,3,4", "--tranque", "--closr", "1"), "¿Quiso decir '--closer'?"),
-        (("scor", "--pips", "1,2,3,4"), "¿Quiso decir 'score'?"),
+        (
+            ("score", "--pips", "1,2,3,4", "--tranque", "--closr", "1"),
+            "¿Quisiste decir '--closer'?",
+        ),
+        (("scor", "--pips", "1,2,3,4"), "¿Quisiste decir 'score'?"),
         (("score", "--pips", "1,2,3,4", "--tranque", "--closer"), "La opción '--closer' necesita"),
         (("score", "--pips", "1,2,3,4", "--json=1"), "La opción '--json' no lleva valor"),
     ],

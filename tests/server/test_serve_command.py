@@ -46,7 +46,7 @@ def test_join_links_point_where_friends_can_open_them(tmp_path: Path) -> None:
     finally:
         process.terminate()
         output = process.communicate(timeout=20)[0].decode()
-    assert f"Sus amigos, en la misma red: {public}/" in output
+    assert f"Tus amigos, en la misma red: {public}/" in output
 
 
 def test_a_busy_port_and_a_bad_database_are_one_spanish_line(tmp_path: Path) -> None:
