@@ -9,6 +9,7 @@ import json
 import os
 import random
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -24,6 +25,7 @@ import httpx
 import pytest
 import websockets
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from fichaflow.core.deal import Deal
 from fichaflow.core.tiles import tile_of
@@ -94,6 +96,24 @@ def postgres_schema_url(base: str, schema: str) -> Iterator[str]:
         with engine.begin() as connection:
             connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         engine.dispose()
+
+
+@contextlib.contextmanager
+def postgres_database(base: str, prefix: str) -> Iterator[str]:
+    """A PostgreSQL database of its own (``prefix`` and random letters) on the server of the URL
+    ``base``, for tests that do to a database what no shared one may suffer (refuse connections,
+    serve two servers); dropped at the end, whatever its clients still hold."""
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(base).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true'))
+            connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def wait_until_serving(base: str, process: subprocess.Popen[Any], timeout: float = 30) -> bool:

@@ -20,6 +20,8 @@ CLOSE_TOO_BIG = 1009
 CLOSE_SLOW = 1013
 CLOSE_INTERNAL = 1011
 """The server failed on a message it should have refused: a bug, logged."""
+CLOSE_RECONNECT = 1012
+"""Connect again and say hello: the mesa this connection was at left this server's memory."""
 
 
 class Connection:

@@ -406,6 +406,34 @@ class Mesa:
             hand.push(DRAW)
         return out
 
+    def snapshot(self) -> ch.MesaSnapshot:
+        """The mesa as the database has it once its changes are committed: what
+        :meth:`restore` rebuilds it from, so that an action whose commit failed can be undone
+        without reading the database."""
+        partida = None
+        if self.partida is not None:
+            players = list(self.partida.players or ())
+            partida = ch.PartidaSnapshot(self.partida_number, self.partida.rules.dump(), players)
+        queue = {person: n for n, person in enumerate(self.queue)}
+        return ch.MesaSnapshot(
+            code=self.code,
+            rules=self.rules.dump(),
+            options=self.options.model_dump(),
+            version=self.version,
+            people=tuple(
+                ch.PersonSnapshot(p.id, p.name, p.token_hash, p.is_host, queue.get(p.id))
+                for p in self.people.values()
+            ),
+            seats=tuple(
+                ch.SeatSnapshot(seat, chair.person, chair.bot)
+                for seat, chair in enumerate(self.chairs)
+            ),
+            partida=partida,
+            hands=tuple(
+                ch.HandSnapshot(h.number, h.seed, h.leader, tuple(h.moves)) for h in self.hands
+            ),
+        )
+
     @classmethod
     def restore(cls, snap: ch.MesaSnapshot) -> Mesa:
         """The mesa as the database has it: people and chairs as stored, the current partida

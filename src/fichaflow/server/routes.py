@@ -40,6 +40,7 @@ STATUSES: Final = {
     "server.no_mesa": 404,
     "server.no_partida_number": 404,
     "server.too_big_http": 413,
+    "server.storage": 503,
 }
 """The game's errors that are not a plain 400."""
 M = TypeVar("M", bound=BaseModel)
@@ -50,6 +51,7 @@ REFUSALS: Final = {
     404: "No such mesa (or partida)",
     413: "The body is over the limit",
     429: "Too many from this address; see Retry-After",
+    503: "The database could not be used: nothing changed, try again",
 }
 
 
@@ -115,7 +117,7 @@ def build_router(
     @router.post(
         "/api/mesas",
         status_code=201,
-        responses=refusals(400, 413, 429),
+        responses=refusals(400, 413, 429, 503),
         openapi_extra=json_body(p.CreateMesa),
     )
     async def create_mesa(request: Request) -> wire.CreatedMesa:
@@ -127,14 +129,14 @@ def build_router(
             base = settings.public_url  # a link the friends' phones can open
         return await service.create(body, base)
 
-    @router.get("/api/mesas/{code}", responses=refusals(404))
+    @router.get("/api/mesas/{code}", responses=refusals(404, 503))
     async def get_mesa(code: str) -> wire.MesaPublic:
         return await service.public(code)
 
     @router.post(
         "/api/mesas/{code}/join",
         status_code=201,
-        responses=refusals(400, 404, 413, 429),
+        responses=refusals(400, 404, 413, 429, 503),
         openapi_extra=json_body(p.Join),
     )
     async def join(code: str, request: Request) -> wire.Joined:
@@ -143,7 +145,7 @@ def build_router(
         limits.check("join", request)
         return await service.join(code, body)
 
-    @router.get("/api/mesas/{code}/partidas/{number}/record", responses=refusals(404))
+    @router.get("/api/mesas/{code}/partidas/{number}/record", responses=refusals(404, 503))
     async def record(code: str, number: str) -> wire.PartidaRecord:
         whole = whole_number(number)
         if whole is None:

@@ -3,7 +3,9 @@ committed before anybody hears of it.
 
 An action is checked and applied to the mesa in memory (the core decides), its changes are
 committed in one transaction, and only then is each connection sent what its seat may see. If the
-commit fails, the mesa is rebuilt from the database, so it is as if the action never came.
+commit fails, the mesa is rebuilt from what was last committed (kept in memory, so this works
+while the database is down): it is as if the action never came. Bots, turn timers and deals that
+could not be committed try again, waiting longer each time, until the database is back.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,11 +29,14 @@ from fichaflow.server import storage as st
 from fichaflow.server import wire
 from fichaflow.server.autopass import seat_to_pass
 from fichaflow.server.botpool import BotPool
-from fichaflow.server.hub import Connection
+from fichaflow.server.hub import CLOSE_RECONNECT, Connection
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
 from fichaflow.server.settings import bot_seed
 
 log = logging.getLogger(__name__)
+
+RETRY_MAX = 8.0
+"""The longest a bot, timer or deal waits between tries while the database is down."""
 
 
 @dataclass(eq=False)
@@ -50,6 +55,17 @@ class Room:
     unloaded: bool = False
     """Set, under the lock, when the room leaves memory: whoever waited for the lock must take
     the mesa again from the service."""
+    committed: ch.MesaSnapshot | None = None
+    """The mesa as last committed (None until its creation is): what a failed commit goes back
+    to, without reading the database."""
+    failures: int = 0
+    """Commits failed in a row: the work the server does by itself (bots, timers, deals) waits
+    longer after each before trying again."""
+
+    def backoff(self) -> float:
+        """Seconds to wait before the server's own next try after ``failures`` failed commits:
+        0.5, 1, 2, 4, then every 8 at most."""
+        return 0.0 if not self.failures else min(RETRY_MAX, 0.5 * 2 ** (self.failures - 1))
 
     def idle(self, now: float, seconds: float) -> bool:
         """Nobody connected for ``seconds``, and no bot, timer or next hand under way: the room
@@ -102,7 +118,7 @@ class TableService:
     def _restore(self, snap: ch.MesaSnapshot) -> Room:
         """A stored mesa back in memory: its people away until they say hello, its bots and
         timers going again."""
-        room = Room(Mesa.restore(snap))
+        room = Room(Mesa.restore(snap), committed=snap)
         self._register(room)
         now = time.monotonic()
         for chair in room.mesa.chairs:
@@ -163,12 +179,30 @@ class TableService:
             async with room.lock:
                 if self.rooms.get(code) is not room or not room.idle(now, self.idle_seconds):
                     continue
-                room.unloaded = True
-                del self.rooms[code]
-                for person in room.mesa.people.values():
-                    self.tokens.pop(person.token_hash, None)
+                self._forget(room)
                 gone.append(code)
         return gone
+
+    def _forget(self, room: Room) -> None:
+        """The room leaves memory (called under its lock)."""
+        room.unloaded = True
+        if self.rooms.get(room.mesa.code) is room:
+            del self.rooms[room.mesa.code]
+        for person in room.mesa.people.values():
+            if self.tokens.get(person.token_hash, (None,))[0] == room.mesa.code:
+                del self.tokens[person.token_hash]
+        for task in room.tasks.values():
+            task.cancel()
+
+    def _drop(self, room: Room) -> None:
+        """The database is past this room's memory: it leaves memory, and its clients are told to
+        connect again (they say hello and get the mesa as stored)."""
+        self._forget(room)
+        error = FichaFlowError("server.moved")
+        for conn in list(room.connections):
+            conn.send(wire.error(error))
+            conn.close(CLOSE_RECONNECT, error.code)
+        room.connections.clear()
 
     async def keep_tidy(self, every: float = 60) -> None:
         """Run :meth:`unload_idle` every ``every`` seconds, for the server's whole life."""
@@ -181,17 +215,43 @@ class TableService:
     # -- committing ------------------------------------------------------------------------
 
     async def _commit(self, room: Room, changes: Sequence[ch.Change]) -> None:
-        """Commit an action already applied in memory; on failure undo it by reloading."""
+        """Commit an action already applied in memory. If the commit fails, the mesa goes back
+        to what was last committed (no database read: the database may be the trouble) and the
+        actor gets ``server.storage``; if the database is past this memory, the room is dropped
+        (:meth:`_drop`)."""
         mesa = room.mesa
         mesa.version += 1
         try:
             await self.storage.commit([*changes, ch.SetVersion(mesa.code, mesa.version)])
-        except Exception:
-            log.exception("could not commit an action at mesa %s", mesa.code)
-            snap = await self.storage.load_mesa(mesa.code)
-            if snap is not None:
-                room.mesa = Mesa.restore(snap)
+        except st.StaleMesa:
+            log.error("mesa %s is behind the database: it leaves memory", mesa.code)
+            self._drop(room)
             raise FichaFlowError("server.storage") from None
+        except Exception as exc:
+            room.failures += 1
+            log.error(
+                "could not commit an action at mesa %s (failure %d in a row): %s",
+                mesa.code,
+                room.failures,
+                st.short_error(exc),
+            )
+            self._undo(room)
+            raise FichaFlowError("server.storage") from None
+        room.failures = 0
+        room.committed = mesa.snapshot()
+
+    def _undo(self, room: Room) -> None:
+        """Put the mesa back as last committed, and set its bots, timer and next deal going
+        again (later each time, see :meth:`Room.backoff`). A deal that failed stays due."""
+        snap = room.committed
+        if snap is None:  # its creation failed: there is nothing to go back to
+            return
+        failed = room.mesa
+        mesa = Mesa.restore(snap)
+        same_hand = len(mesa.hands) == len(failed.hands)
+        mesa.ready = set(failed.ready) if same_hand else set(range(len(mesa.chairs)))
+        room.mesa = mesa
+        self._after(room)
 
     # -- HTTP ------------------------------------------------------------------------------
 
@@ -222,11 +282,7 @@ class TableService:
     async def join(self, code: str, request: p.Join) -> wire.Joined:
         async with self.locked(code) as room:
             person, token, changes = room.mesa.join(request.name, request.seat)
-            try:
-                await self._commit(room, changes)
-            except FichaFlowError:
-                room.mesa.people.pop(person.id, None)
-                raise
+            await self._commit(room, changes)
             self.tokens[person.token_hash] = (code, person.id)
             self._broadcast_mesa(room)
             return {
@@ -441,13 +497,16 @@ class TableService:
             return
         any_online = any(c.bot is None and c.person in room.online() for c in mesa.chairs)
         pause = 0.0 if any_online else 3 * mesa.options.bot_pause_ms / 1000
+        pause = max(pause, room.backoff())
         self._spawn(room, "next_hand", self._next_hand_later(room, mesa.version, pause))
 
     async def _next_hand_later(self, room: Room, version: int, pause: float) -> None:
         await asyncio.sleep(pause)
         async with room.lock:
             if room.mesa.version == version and room.mesa.status == "hand_over":
-                await self._next_hand(room)
+                room.tasks.pop("next_hand", None)
+                with _retried_later():
+                    await self._next_hand(room)
 
     async def _next_hand(self, room: Room) -> None:
         mesa = room.mesa
@@ -470,7 +529,7 @@ class TableService:
             return
         bot = mesa.bot_to_move()
         if bot is not None:
-            pause = mesa.options.bot_pause_ms / 1000
+            pause = max(mesa.options.bot_pause_ms / 1000, room.backoff())
             self._spawn(room, "bot", self._bot_turn(room, mesa.version, bot, pause, False))
         elif (seat := seat_to_pass(mesa)) is not None:
             pause = mesa.options.auto_pass_ms / 1000
@@ -511,7 +570,8 @@ class TableService:
             if room.mesa is not mesa or mesa.version != version:
                 return
             room.tasks.pop("timer" if timed_out else "bot", None)
-            await self._play(room, seat, move, timed_out)
+            with _retried_later():
+                await self._play(room, seat, move, timed_out)
 
     async def _auto_pass(self, room: Room, version: int, seat: int, pause: float) -> None:
         """Paso automático: the seat's forced pass, made after a moment the table can see."""
@@ -596,6 +656,17 @@ class TableService:
             for conn in room.connections:
                 conn.send(message)
         self._broadcast_mesa(room)
+
+
+@contextlib.contextmanager
+def _retried_later() -> Iterator[None]:
+    """Around the server's own actions (a bot's move, a deal): one whose commit failed has been
+    set to try again (:meth:`TableService._undo`), so the failure is no error of the task."""
+    try:
+        yield
+    except FichaFlowError as exc:
+        if exc.code != "server.storage":
+            raise
 
 
 def _report(task: asyncio.Task[None]) -> None:

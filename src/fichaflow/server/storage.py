@@ -12,6 +12,7 @@ mesa's writes keep their order.
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import threading
 from collections.abc import Iterable, Sequence
@@ -29,14 +30,33 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import SQLAlchemyError
 
+from fichaflow.core.errors import FichaFlowError
 from fichaflow.server import changes as ch
 from fichaflow.server.models import HandRow, MesaRow, MoveRow, PartidaRow, PersonRow, SeatRow
 from fichaflow.storage import Database
 
+log = logging.getLogger(__name__)
+
+
+def short_error(exc: BaseException) -> str:
+    """An error's first line, for the log (a database that is down fails every few seconds:
+    one line each, not a traceback)."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+class StaleMesa(Exception):
+    """The database has moved past the mesa this server holds in memory (an action committed
+    without its answer arriving, or written elsewhere): this mesa's memory may not commit."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"mesa {code} is behind the database")
+        self.code = code
 
 
 def write(connection: Connection, change: ch.Change) -> None:
@@ -53,7 +73,13 @@ def write(connection: Connection, change: ch.Change) -> None:
                 update(MesaRow).where(MesaRow.code == code).values(rules=rules, options=options)
             )
         case ch.SetVersion(code, version):
-            connection.execute(update(MesaRow).where(MesaRow.code == code).values(version=version))
+            done = connection.execute(
+                update(MesaRow)
+                .where(MesaRow.code == code, MesaRow.version == version - 1)
+                .values(version=version)
+            )
+            if done.rowcount != 1:
+                raise StaleMesa(code)
         case ch.NewPerson(mesa, pid, name, token_hash, is_host):
             connection.execute(
                 insert(PersonRow).values(
@@ -124,9 +150,16 @@ Job = tuple[Sequence[ch.Change], "Future[None]"]
 
 def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
     """Many actions' changes at once: moves in one multi-row insert, each mesa's version set
-    once to its last value, anything else one by one, in order."""
+    once to its last value, anything else one by one, in order. Each mesa's stored version
+    must be the one its first action here started from (one query checks them all, with the
+    rows locked until the commit), or nothing is written (:class:`StaleMesa`)."""
     moves = [c for c in changes if isinstance(c, ch.NewMove)]
-    versions = {c.code: c.version for c in changes if isinstance(c, ch.SetVersion)}
+    versions: dict[str, int] = {}
+    start: dict[str, int] = {}
+    for c in changes:
+        if isinstance(c, ch.SetVersion):
+            versions[c.code] = c.version
+            start.setdefault(c.code, c.version - 1)
     for change in changes:
         if not isinstance(change, ch.NewMove | ch.SetVersion):
             write(connection, change)
@@ -149,6 +182,15 @@ def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
             ],
         )
     if versions:
+        query = (
+            select(MesaRow.code, MesaRow.version)
+            .where(MesaRow.code.in_(list(versions)))
+            .with_for_update()
+        )
+        stored = {code: version for code, version in connection.execute(query)}
+        for code, version in start.items():
+            if stored.get(code) != version:
+                raise StaleMesa(code)
         connection.execute(
             update(MesaRow).where(MesaRow.code == bindparam("mesa_code")),
             [{"mesa_code": code, "version": version} for code, version in versions.items()],
@@ -295,7 +337,13 @@ class Storage(Database):
         await asyncio.wrap_future(self._writer.submit(changes))
 
     async def load_mesa(self, code: str, partida: int | None = None) -> ch.MesaSnapshot | None:
-        return await self.run(load_mesa, self.engine, code, partida)
+        """The mesa ``code`` as stored (None if there is none); ``server.storage`` when the
+        database cannot be read."""
+        try:
+            return await self.run(load_mesa, self.engine, code, partida)
+        except SQLAlchemyError as exc:
+            log.error("could not read mesa %s: %s", code, short_error(exc))
+            raise FichaFlowError("server.storage") from None
 
     def close(self) -> None:
         self._writer.close()

@@ -20,6 +20,8 @@ from sqlalchemy.engine import make_url
 
 T = TypeVar("T")
 MIGRATIONS = Path(__file__).parent / "migrations"
+CONNECT_TIMEOUT = 5
+"""Seconds a new connection to a database server may take before it counts as failed."""
 
 
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
@@ -27,7 +29,16 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     folder is created if missing."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+        # pre-ping: a connection the database dropped (a restart, an outage) is replaced before
+        # use, so the server goes on by itself once the database is back; a connection attempt
+        # to a database that does not answer gives up after a few seconds.
+        return create_engine(
+            url,
+            pool_size=8,
+            max_overflow=4,
+            pool_pre_ping=True,
+            connect_args={"connect_timeout": CONNECT_TIMEOUT},
+        )
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"check_same_thread": False})
