@@ -532,7 +532,7 @@ class TableService:
             pause = max(mesa.options.bot_pause_ms / 1000, room.backoff())
             self._spawn(room, "bot", self._bot_turn(room, mesa.version, bot, pause, False))
         elif (seat := seat_to_pass(mesa)) is not None:
-            pause = mesa.options.auto_pass_ms / 1000
+            pause = max(mesa.options.auto_pass_ms / 1000, room.backoff())
             self._spawn(room, "auto_pass", self._auto_pass(room, mesa.version, seat, pause))
         elif mesa.options.turn_seconds:
             seconds = mesa.options.turn_seconds
@@ -581,7 +581,8 @@ class TableService:
             if mesa.version != version or seat_to_pass(mesa) != seat:
                 return
             room.tasks.pop("auto_pass", None)
-            await self._play(room, seat, PASS)
+            with _retried_later():
+                await self._play(room, seat, PASS)
 
     # -- telling everybody -----------------------------------------------------------------
 
@@ -660,8 +661,9 @@ class TableService:
 
 @contextlib.contextmanager
 def _retried_later() -> Iterator[None]:
-    """Around the server's own actions (a bot's move, a deal): one whose commit failed has been
-    set to try again (:meth:`TableService._undo`), so the failure is no error of the task."""
+    """Around the server's own actions (a bot's move, a forced pass, a deal): one whose commit
+    failed has been set to try again (:meth:`TableService._undo`), so the failure is no error of
+    the task."""
     try:
         yield
     except FichaFlowError as exc:
