@@ -15,11 +15,20 @@ import {
 import { draftFrom, fullOptions, rulesBody, rulesEditor, rulesProblem } from './rules.js';
 import * as session from './session.js';
 import { mesaBody, sheetBody, summaryDialogParts } from './summary.js';
-import { connectionBanner, layoutTable, movesByTile, perspective, renderTable, sideNames } from './table.js';
+import {
+  connectionBanner, layoutTable, movesByTile, perspective, renderTable, sideNames, statusText,
+} from './table.js';
 import { tileDefs } from './tiles.js';
 
 const root = document.getElementById('app');
 const PREGON_MS = 1300;
+// What the page says to a screen reader within this many milliseconds is said as one sentence,
+// and each sentence is added to the live region, not written over the one before: bots that
+// play 25 ms apart must not leave only their last move heard.
+const ANNOUNCE_MERGE_MS = 150;
+const ANNOUNCE_KEEP = 4;
+// Where the focus goes when a dialog closes and what opened it is gone (an automatic summary).
+const DIALOG_OPENERS = { summary: 'open-summary', sheet: 'open-sheet', mesa: 'open-mesa', rules: 'change-rules' };
 
 const state = {
   screen: 'loading',
@@ -48,6 +57,8 @@ const state = {
   preview: null,
   handFocus: null,
   summaryShownFor: null,
+  dialogOpener: null,
+  focusAfterDialog: null,
 };
 let connection = null;
 let wasMyTurn = false;
@@ -114,14 +125,24 @@ function cancelChoice() {
 }
 
 function openDialog(name) {
+  if (!state.dialog) state.dialogOpener = document.activeElement?.dataset?.key ?? null;
   state.dialog = name;
   state.focusDialog = true;
   render();
 }
 
+/** The dialog goes away (closed by the person, or by the table moving on): the focus goes back
+ * to what opened it, or to the button that opens it again. */
+function dropDialog() {
+  if (!state.dialog) return;
+  state.focusAfterDialog = [state.dialogOpener, DIALOG_OPENERS[state.dialog]];
+  state.dialogOpener = null;
+  state.dialog = null;
+}
+
 function closeDialog() {
   if (state.dialog === 'summary' && state.lastHand) state.summaryShownFor = summaryKey(state.lastHand);
-  state.dialog = null;
+  dropDialog();
   state.formError = null;
   render();
 }
@@ -154,10 +175,31 @@ function toast(text) {
   setTimeout(() => item.remove(), 4500);
 }
 
+const heard = [];
+let heardTimer = null;
+
+/** Tell a screen reader ``text``: merged with whatever else comes within ANNOUNCE_MERGE_MS,
+ * then added to the live region after what it already said. */
 function announce(text) {
+  if (!text) return;
+  heard.push(text);
+  if (heardTimer === null) heardTimer = setTimeout(sayHeard, ANNOUNCE_MERGE_MS);
+}
+
+function sayHeard() {
+  heardTimer = null;
   const live = document.getElementById('announcer');
-  live.textContent = '';
-  setTimeout(() => { live.textContent = text; }, 30);
+  live.append(h('p', {}, heard.splice(0).join(' ')));
+  while (live.childElementCount > ANNOUNCE_KEEP) live.firstElementChild.remove();
+}
+
+/** «Te toca», «No llevas: di Paso», «Sales tú…»: said once, when the turn comes to this seat. */
+function yourTurn(previous, view) {
+  const seat = mySeat();
+  if (seat === null || !view || view.ended || view.turn !== seat) return [];
+  if (previous && !previous.ended && previous.turn === seat
+    && previous.hand_number === view.hand_number) return [];
+  return [{ kind: 'your_turn', text: statusText(app) }];
 }
 
 const pregones = [];
@@ -305,13 +347,14 @@ function onHandStart(message) {
   state.pending = false;
   state.choosing = null;
   state.lastEvent = null;
-  if (state.dialog === 'summary') state.dialog = null;
+  if (state.dialog === 'summary') dropDialog();
   if (message.turn_deadline !== undefined && state.mesa) state.mesa.turn_deadline = message.turn_deadline;
   noteDeal(header, message.view);
   const moments = [];
   if (header.sorteo) moments.push({ kind: 'sorteo', text: t('moment.sorteo', { who: names()[header.leader] }) });
   moments.push({ kind: 'deal', text: t('moment.new_hand', { number: header.number, who: names()[header.leader] }) });
   if (message.view?.seat !== null && message.view?.tiles) moments.push(...violines(message.view.tiles));
+  moments.push(...yourTurn(null, message.view));
   say(moments);
 }
 
@@ -333,6 +376,7 @@ function onMove(message) {
   moments.push(...turnMoments(turns, who, mySeat()));
   if (message.move?.timed_out) moments.push({ kind: 'timeout', text: t('moment.timed_out', { who: who[message.move.seat] }) });
   moments.push(...newlyDead(previous?.line, message.view?.line || []));
+  moments.push(...yourTurn(previous, message.view));
   say(moments);
 }
 
@@ -376,7 +420,7 @@ function onMessage(message) {
       state.mesa = message.mesa;
       if (state.rulesRef && state.dialog === 'rules') {
         state.rulesRef = null;
-        state.dialog = null;
+        dropDialog();
       }
       break;
     case 'hand_start':
@@ -560,6 +604,8 @@ function render() {
   }
   const built = screen();
   const overlay = currentDialog();
+  // Behind a modal dialog the screen is inert: no focus, no clicks, nothing read.
+  built.inert = Boolean(overlay);
   clear(root).append(built);
   if (overlay) root.append(overlay);
   if (state.screen === 'mesa' && state.mesa && state.mesa.status !== 'waiting') layoutTable(app, root);
@@ -573,6 +619,27 @@ function render() {
   document.title = myTurn ? t('title.your_turn') : t('title.page');
 }
 
+function byKey(key) {
+  if (!key) return null;
+  return key.startsWith('#')
+    ? document.getElementById(key.slice(1))
+    : root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+}
+
+/** Where the focus goes when the control that had it is gone: a played tile, a lit end, «Paso»
+ * to the hand (or, with the hand empty, the summary's button); a filled chair's «Poner bot» to the
+ * next one, then to «Empezar la partida». Never to the page's body. */
+function standIn(key) {
+  if (key.startsWith('put-bot-')) {
+    return root.querySelector('[data-key^="put-bot-"]') || root.querySelector('[data-key="start"]');
+  }
+  if (key === 'hand' || /^(tile-|end-)/.test(key) || key === 'pass' || key === 'draw') {
+    return root.querySelector('.hand-tile[tabindex="0"], .action-pass, .action-draw')
+      || root.querySelector('[data-key="open-summary"]') || document.getElementById('main');
+  }
+  return null;
+}
+
 function restoreFocus(focusKey, overlay) {
   if (overlay && state.focusDialog) {
     state.focusDialog = false;
@@ -582,10 +649,17 @@ function restoreFocus(focusKey, overlay) {
   const myTurn = Boolean(state.view && !state.view.ended && state.view.turn === mySeat());
   const turnStarted = myTurn && !wasMyTurn;
   wasMyTurn = myTurn;
+  const after = state.focusAfterDialog;
+  state.focusAfterDialog = null;
+  if (after && !overlay) {
+    const back = after.map(byKey).find(Boolean) || standIn('hand');
+    if (back) {
+      back.focus();
+      return;
+    }
+  }
   if (focusKey) {
-    const target = focusKey.startsWith('#')
-      ? document.getElementById(focusKey.slice(1))
-      : root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    const target = byKey(focusKey) || standIn(focusKey);
     if (target) {
       target.focus();
       return;

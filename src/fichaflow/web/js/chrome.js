@@ -23,8 +23,12 @@ export function mainAttrs(className) {
 /** The bar at the top: the brand (home link), ``middle`` (the scores at a table) and tools,
  * after a link that skips them (the first thing a keyboard reaches; seen only when focused). */
 export function topBar(app, { middle = null, tools = [], compact = false } = {}) {
-  const skip = h('a', { class: 'skip-link', href: `#${MAIN_ID}`, dataset: { key: 'skip' } },
-    t('common.skip_to_main'));
+  // Focused by hand, not by following the fragment: the page reloads on history changes.
+  const skip = h('a', { class: 'skip-link', href: `#${MAIN_ID}`, dataset: { key: 'skip' },
+    onclick: (event) => {
+      event.preventDefault();
+      document.getElementById(MAIN_ID)?.focus();
+    } }, t('common.skip_to_main'));
   return [skip, h('header', { class: `topbar${compact ? ' compact' : ''}` },
     h('a', { class: 'brand', href: '/', 'aria-label': t('common.home') },
       tileSvg('5-3', { upright: false, className: 'brand-mark' }),
@@ -45,6 +49,7 @@ export function dialog(id, title, body, { onClose = null, actions = [], wide = f
           event.stopPropagation();
           onClose();
         }
+        if (event.key === 'Tab') holdFocus(event);
       },
     },
     // A div, not a header: a header here would be a second banner landmark for the page.
@@ -54,4 +59,24 @@ export function dialog(id, title, body, { onClose = null, actions = [], wide = f
         onclick: onClose }, '×') : null),
     h('div', { class: 'dialog-body' }, body),
     actions.length ? h('div', { class: 'dialog-actions' }, actions) : null));
+}
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), '
+  + 'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/** Tab and Shift+Tab go round inside a modal dialog: past its last control to its first. */
+function holdFocus(event) {
+  const box = event.currentTarget;
+  const stops = [...box.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length);
+  if (!stops.length) return;
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  const at = document.activeElement;
+  if (event.shiftKey && (at === first || !stops.includes(at))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (at === last || !stops.includes(at))) {
+    event.preventDefault();
+    first.focus();
+  }
 }

@@ -164,12 +164,13 @@ export function renderWaiting(app) {
       h('section', { class: 'card rules-card', 'aria-labelledby': 'rules-title' },
         h('h2', { id: 'rules-title' }, t('waiting.rules')),
         rulesSummary(state.presets, mesa.rules, mesa.idle_options),
-        isHost ? h('button', { type: 'button', class: 'secondary', onclick: () => app.openRules() },
+        isHost ? h('button', { type: 'button', class: 'secondary', dataset: { key: 'change-rules' },
+          onclick: () => app.openRules() },
           t('waiting.change_rules')) : null),
       h('section', { class: 'start-bar' },
         isHost
           ? h('button', {
-            class: 'primary big', type: 'button', disabled: empty > 0,
+            class: 'primary big', type: 'button', disabled: empty > 0, dataset: { key: 'start' },
             onclick: () => app.send({ type: 'start' }),
           }, t('waiting.start'))
           : h('p', { class: 'hint' }, t('waiting.host_starts', { host: mesa.host?.name || '' })),
@@ -229,7 +230,7 @@ function botPicker(app, seat) {
     h('select', { id, name: id, onchange: (event) => { picked[seat] = event.target.value; } },
       bots.map((bot) => h('option', { value: bot, selected: bot === chosen }, botLabel(bot)))),
     h('button', {
-      type: 'button', class: 'secondary small',
+      type: 'button', class: 'secondary small', dataset: { key: `put-bot-${seat}` },
       'aria-label': t('lobby.put_bot_in', { n: seat + 1 }),
       onclick: (event) => {
         const select = event.target.closest('.bot-picker').querySelector('select');

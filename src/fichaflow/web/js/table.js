@@ -130,7 +130,8 @@ function endsText(ends) {
   return left === right ? String(left) : `${left} ${t('word.and')} ${right}`;
 }
 
-function statusText(app) {
+/** What the player is told to do now (or whose turn it is), as the status line shows it. */
+export function statusText(app) {
   const { state } = app;
   const view = state.view;
   if (!view) return '';
