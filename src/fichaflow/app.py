@@ -1,9 +1,9 @@
 """The web application ``fichaflow serve`` runs: the one place that puts the services together.
 
-It builds the shared pieces (the database, the bots' processes, the HTTP rate limits), gives
-each service's router what it needs, and serves the browser pages. The routers (the game's, the
-anotador's, the Repaso's) never import each other: where the Repaso needs the game (a mesa's
-record, a seat's view for a pista) it is handed functions here.
+It builds the shared pieces (the database, the bots' processes or their Redis queue, the HTTP
+rate limits), gives each service's router what it needs, and serves the browser pages. The
+routers (the game's, the anotador's, the Repaso's) never import each other: where the Repaso
+needs the game (a mesa's record, a seat's view for a pista) it is handed functions here.
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ from fichaflow import i18n
 from fichaflow.anotador import router as anotador
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
+from fichaflow.http.jobs import JobQueue
 from fichaflow.http.security import API_DOCS_POLICY, SameOrigin, SecurityHeaders
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
-from fichaflow.server.botpool import BotPool
+from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
 from fichaflow.server.pista import pista_view
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import Settings
@@ -65,7 +66,11 @@ def calm_garbage_collector() -> None:
 
 def create_app(settings: Settings) -> FastAPI:
     storage = Storage(settings.database_url, settings.sqlite_synchronous)
-    bots = BotPool(settings.workers)
+    bots: BotPool = (
+        RedisBotPool(JobQueue(settings.redis_url))
+        if settings.redis_url
+        else LocalBotPool(settings.workers)
+    )
     service = TableService(storage, bots, settings.idle_seconds)
     limits = HttpLimits(settings.http_limit)
 
@@ -78,7 +83,7 @@ def create_app(settings: Settings) -> FastAPI:
         tidy = asyncio.get_running_loop().create_task(service.keep_tidy(every))
         yield
         tidy.cancel()
-        bots.close()
+        await bots.close()
         storage.close()
 
     app = FastAPI(title="FichaFlow", lifespan=lifespan, docs_url=None, redoc_url=None)

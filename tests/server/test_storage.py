@@ -18,7 +18,7 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.rules import PRESETS, Rules
 from fichaflow.server import changes as ch
 from fichaflow.server import storage, wire
-from fichaflow.server.botpool import BotPool
+from fichaflow.server.botpool import LocalBotPool
 from fichaflow.server.fairness import new_seed
 from fichaflow.server.mesa import Mesa
 from fichaflow.server.protocol import CreateMesa, Join, MesaOptions
@@ -121,7 +121,7 @@ def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path) -> None:
     async def scenario() -> None:
         db = storage.Storage(f"sqlite:///{tmp_path / 'refuse.sqlite3'}")
         await db.run(migrate, db.engine)
-        service = TableService(db, BotPool(1))
+        service = TableService(db, LocalBotPool(1))
         request = CreateMesa(rules="mano_a_mano", seats=[None, None], name="Ana", seat=0)
         created = await service.create(request, "http://127.0.0.1")
         await service.join(created["code"], Join(name="Beto", seat=1))

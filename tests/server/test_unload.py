@@ -15,7 +15,7 @@ from fichaflow.app import create_app
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server import protocol as p
 from fichaflow.server import storage, wire
-from fichaflow.server.botpool import BotPool
+from fichaflow.server.botpool import LocalBotPool
 from fichaflow.server.hub import Connection
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import Settings
@@ -45,7 +45,7 @@ def test_an_idle_mesa_leaves_memory_and_comes_back_as_it_was(tmp_path: Path) -> 
     async def scenario() -> None:
         db = storage.Storage(f"sqlite:///{tmp_path / 'idle.sqlite3'}")
         await db.run(migrate, db.engine)
-        service = TableService(db, BotPool(1), idle_seconds=0)
+        service = TableService(db, LocalBotPool(1), idle_seconds=0)
         request = p.CreateMesa(rules="mano_a_mano", seats=[None, None], name="Ana", seat=0)
         created = await service.create(request, "http://127.0.0.1")
         code = created["code"]
@@ -113,7 +113,7 @@ async def a_new_mesa(path: Path, idle_seconds: float) -> tuple[storage.Storage, 
     """A service on a new SQLite file, with one new mano a mano mesa nobody is connected to."""
     db = storage.Storage(f"sqlite:///{path}")
     await db.run(migrate, db.engine)
-    service = TableService(db, BotPool(1), idle_seconds=idle_seconds)
+    service = TableService(db, LocalBotPool(1), idle_seconds=idle_seconds)
     request = p.CreateMesa(rules="mano_a_mano", seats=[None, None], name="Ana", seat=0)
     code = (await service.create(request, "http://127.0.0.1"))["code"]
     return db, service, code

@@ -15,7 +15,18 @@ LANGS = i18n.LANGUAGES
 
 COMMANDS: Final = {
     name: f"fichaflow.cli.{name}"
-    for name in ("analyze", "bench", "duel", "engine", "play", "replay", "score", "serve", "verify")
+    for name in (
+        "analyze",
+        "bench",
+        "duel",
+        "engine",
+        "play",
+        "replay",
+        "score",
+        "serve",
+        "verify",
+        "worker",
+    )
 }
 """Each command and the module that defines it (and registers it on :data:`app` when imported)."""
 
@@ -71,6 +82,17 @@ def fail(error: FichaFlowError) -> NoReturn:
     """Report bad input in one line on stderr and exit with status 2; nothing was changed."""
     click.echo(f"Error: {error.message(lang_of())}", err=True)
     sys.exit(2)
+
+
+def checked_redis(url: str) -> str:
+    """``url`` if it is a Redis URL, else one clear line and exit status 2. Redis itself need
+    not be up: the bots wait for it, and play once it is."""
+    from fichaflow.http.jobs import check_url, shown_url
+
+    try:
+        return check_url(url)
+    except ValueError:
+        fail(FichaFlowError("server.redis", url=shown_url(url)))
 
 
 def file_error(path: str, exc: OSError) -> FichaFlowError:

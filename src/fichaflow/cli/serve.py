@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import click
 
 from fichaflow import i18n
-from fichaflow.cli.app import app, fail, lang_of
+from fichaflow.cli.app import app, checked_redis, fail, lang_of
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.settings import (
     FRAME_LIMIT_BYTES,
@@ -94,6 +94,15 @@ def _origins(urls: tuple[str, ...]) -> tuple[str, ...]:
     "--bot-workers", default=0, type=int, help="Procesos para los bots (0: uno por núcleo)."
 )
 @click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    metavar="URL",
+    help="Redis (p. ej. redis://10.0.0.7:6379/0): los bots piensan en los procesos de "
+    "«fichaflow worker» que leen esa misma dirección, en esta máquina o en otras, y no en los "
+    "de este servidor.",
+)
+@click.option(
     "--public-url",
     default=None,
     metavar="URL",
@@ -145,6 +154,7 @@ def serve(
     port: int,
     db_url: str | None,
     bot_workers: int,
+    redis_url: str | None,
     public_url: str | None,
     http_limit: int,
     forwarded: str,
@@ -169,6 +179,8 @@ def serve(
         where = _shown(db_url)
     proxies = _proxies(forwarded)
     allowed_origins = _origins(allowed_origins)
+    if redis_url is not None:
+        redis_url = checked_redis(redis_url)
     _check_port(host, port)
     _check_database(db_url)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
@@ -177,6 +189,10 @@ def serve(
     address = f"http://{shown_host}:{port}/"
     click.echo(say("open", address=address))
     click.echo(say("database", where=where))
+    if redis_url is not None:
+        from fichaflow.http.jobs import shown_url
+
+        click.echo(say("redis", url=shown_url(redis_url)))
     if public_url is None and host in ("0.0.0.0", "::", ""):
         lan = network_addresses()
         public_url = f"http://{lan[0]}:{port}" if lan else None
@@ -188,6 +204,7 @@ def serve(
     settings = Settings(
         database_url=db_url,
         bot_workers=bot_workers,
+        redis_url=redis_url,
         public_url=public_url,
         http_limit=http_limit,
         hello_timeout=hello_timeout,

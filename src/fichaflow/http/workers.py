@@ -32,9 +32,15 @@ def worker_pool(workers: int, initializer: Callable[[], None] | None = None) -> 
 
 
 def _start_worker(parent: int, initializer: Callable[[], None] | None) -> None:
-    threading.Thread(target=_leave_with, args=(parent,), daemon=True, name="parent-watch").start()
+    watch_parent(parent)
     if initializer is not None:
         initializer()
+
+
+def watch_parent(parent: int) -> None:
+    """End this process within a second of ``parent``'s death (a thread watches it), whatever
+    the process is doing then."""
+    threading.Thread(target=_leave_with, args=(parent,), daemon=True, name="parent-watch").start()
 
 
 def _leave_with(parent: int) -> None:

@@ -107,6 +107,9 @@ class Settings:
     """The address friends use (``http://192.168.1.20:8000``): join links made from a request
     to this machine's own loopback address point there instead."""
     bot_workers: int = 0  # 0: one per core
+    redis_url: str | None = None
+    """With a Redis URL, the bots think in ``fichaflow worker`` processes fed through it instead
+    of this server's own (``bot_workers`` is then unused)."""
     sqlite_synchronous: str = "FULL"
     http_limit: int = 30
     """Mesas one address may create, and join, per minute (0: no limit); see ``limits``."""
