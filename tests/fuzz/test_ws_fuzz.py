@@ -622,14 +622,16 @@ class MesaFuzz:
 
     async def _gone(self, conn: Conn, closing: Any) -> None:
         """Await ``closing`` (the socket's end) and, when it was at this mesa, the server's
-        notice of it to the others (a mesa message), so that the next step starts at rest."""
+        notice of it to the others (a mesa message for a seated person, else a mirones one), so
+        that the next step starts at rest."""
         observer = self.observer
         assert observer is not None
         seen = len(observer.log)
         at_mesa = conn.at == self.code
         await closing
         if at_mesa:
-            await observer.until(lambda: any(m["type"] == "mesa" for m in observer.log[seen:]))
+            told = ("mesa", "mirones")
+            await observer.until(lambda: any(m["type"] in told for m in observer.log[seen:]))
 
     async def _flood(self, conn: Conn) -> None:
         """More than the limit in one burst: an error, then the connection closes (1008)."""
@@ -1095,6 +1097,7 @@ def still(state: dict[str, Any]) -> dict[str, Any]:
     mesa = dict(state["mesa"])
     mesa["seats"] = [{**s, "connected": None, "away_seconds": None} for s in mesa["seats"]]
     mesa.pop("mirones")
+    mesa.pop("mirones_count")
     return {"mesa": mesa, "partida": state["partida"]}
 
 

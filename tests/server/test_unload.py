@@ -28,13 +28,8 @@ def connection() -> Connection:
 
 
 def said(conn: Connection) -> list[dict[str, Any]]:
-    """Every message queued for ``conn`` so far (they stay readable: the queue is drained)."""
-    out = []
-    while not conn._outbox.empty():
-        item = conn._outbox.get_nowait()
-        if isinstance(item, str):
-            out.append(json.loads(item))
-    return out
+    """Every message waiting for ``conn`` so far."""
+    return [json.loads(text) for text in conn.waiting()]
 
 
 async def say(service: TableService, conn: Connection, **message: Any) -> None:

@@ -90,8 +90,14 @@ def test_the_mesa_shows_its_mirones(server: ServerProcess) -> None:
         # Somebody who opened the link without joining: a mirón with no name.
         stranger = Client(server, code)
         await stranger.connect()
-        state = await host.expect("mesa", where=lambda m: m["mesa"]["mirones"] == [None])
-        assert state["mesa"]["queue"] == []
+        # Who watches comes as a small message of its own, not the whole mesa.
+        told = await host.expect("mirones", where=lambda m: m["mirones"] == [None])
+        assert told["mirones_count"] == 1 and set(told) == {
+            "type",
+            "seq",
+            "mirones",
+            "mirones_count",
+        }
         # A parado is in the queue, not among the mirones; a person with no chair watches.
         parado = await join(server, code, "Beto", None)
         beto = Client(server, code, parado["token"])
@@ -107,7 +113,8 @@ def test_the_mesa_shows_its_mirones(server: ServerProcess) -> None:
         # Those who leave are no longer counted.
         await stranger.close()
         await beto.close()
-        await host.expect("mesa", where=lambda m: m["mesa"]["mirones"] == [])
+        told = await host.expect("mirones", where=lambda m: m["mirones"] == [])
+        assert told["mirones_count"] == 0
         await host.close()
 
     asyncio.run(scenario())

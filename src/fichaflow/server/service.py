@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
@@ -31,7 +32,7 @@ from fichaflow.server.autopass import seat_to_pass
 from fichaflow.server.botpool import BotPool
 from fichaflow.server.hub import CLOSE_RECONNECT, Connection
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
-from fichaflow.server.settings import bot_seed
+from fichaflow.server.settings import MIRONES_EVERY_SECONDS, MIRONES_SHOWN, bot_seed
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,8 @@ class Room:
     failures: int = 0
     """Commits failed in a row: the work the server does by itself (bots, timers, deals) waits
     longer after each before trying again."""
+    mirones_told: float = -MIRONES_EVERY_SECONDS
+    """When everybody was last told who watches (``time.monotonic``)."""
 
     def backoff(self) -> float:
         """Seconds to wait before the server's own next try after ``failures`` failed commits:
@@ -84,9 +87,10 @@ class Room:
         away = {person: int(now - since) for person, since in self.away_since.items()}
         return wire.mesa_state(self.mesa, self.online(), away, self.deadline, self.mirones())
 
-    def mirones(self) -> list[str | None]:
-        """Who is watching: each connected person with no chair who is not in the queue (by
-        name), and each connection that said hello without a token (null)."""
+    def mirones(self) -> tuple[list[str | None], int]:
+        """Who is watching, the first ``MIRONES_SHOWN`` of them, and how many they are: each
+        connected person with no chair who is not in the queue (by name, in the order they
+        joined the mesa), and each connection that said hello without a token (null)."""
         mesa = self.mesa
         named: dict[int, str] = {}
         anonymous = 0
@@ -97,7 +101,9 @@ class Room:
                 anonymous += 1
             elif mesa.seat_of(conn.person) is None and conn.person not in mesa.queue:
                 named[conn.person] = mesa.people[conn.person].name
-        return [*named.values(), *([None] * anonymous)]
+        names: list[str | None] = [named[person] for person in sorted(named)[:MIRONES_SHOWN]]
+        names += [None] * min(anonymous, MIRONES_SHOWN - len(names))
+        return names, len(named) + anonymous
 
 
 class TableService:
@@ -313,7 +319,7 @@ class TableService:
 
     async def handle(self, conn: Connection, intention: p.Intention) -> None:
         if isinstance(intention, p.Ping):
-            conn.send({"type": "pong", "ref": intention.ref})
+            conn.send({"type": "pong", "ref": intention.ref})  # a reply: never dropped
             return
         if isinstance(intention, p.Hello):
             await self.hello(conn, intention)
@@ -338,6 +344,7 @@ class TableService:
         async with self.locked(hello.code) as room:
             conn.code, conn.person = hello.code, person
             conn.greeted = True
+            conn.resync = functools.partial(self._resync, room, conn)
             room.connections.add(conn)
             if person is not None:
                 room.away_since.pop(person, None)
@@ -345,8 +352,8 @@ class TableService:
                 if back:
                     await self._commit(room, back)
                     self._after(room)
-            conn.send(self._welcome(room, conn))
-            self._broadcast_mesa(room, skip=conn)
+            conn.tell(self._welcome(room, conn))
+            self._came_or_went(room, conn, skip=conn)
 
     async def leave(self, conn: Connection) -> None:
         """A connection went away (or said hello elsewhere): mark its person away."""
@@ -360,8 +367,24 @@ class TableService:
             if not room.connections:
                 room.quiet_since = time.monotonic()
             conn.code = None
-            self._broadcast_mesa(room)
+            self._came_or_went(room, conn)
             self._maybe_next_hand(room)
+
+    def _came_or_went(self, room: Room, conn: Connection, skip: Connection | None = None) -> None:
+        """Tell the others that ``conn`` came or went: a seated person's chair shows it (the
+        mesa's state); anybody else only changes who watches, a small ``mirones`` message."""
+        person = conn.person
+        if person is not None and room.mesa.seat_of(person) is not None:
+            self._broadcast_mesa(room, skip=skip)
+        else:
+            self._mirones_changed(room)
+
+    async def _resync(self, room: Room, conn: Connection) -> wire.Welcome | None:
+        """The whole state anew for a connection too far behind to be told the rest."""
+        async with room.lock:
+            if room.unloaded or conn not in room.connections:
+                return None
+            return self._welcome(room, conn)
 
     def _welcome(self, room: Room, conn: Connection) -> wire.Welcome:
         mesa = room.mesa
@@ -591,7 +614,40 @@ class TableService:
         message = wire.json_text(state)
         for conn in room.connections:
             if conn is not skip:
-                conn.send(message)
+                conn.tell(message, state="mesa")
+
+    def _mirones_changed(self, room: Room) -> None:
+        """Who watches changed: tell everybody now, or, when they were told less than
+        ``MIRONES_EVERY_SECONDS`` ago, once at the end of that interval (whatever else changes
+        meanwhile goes with it). However fast mirones come and go, a connection hears of them a
+        few times a second at most, in a message of a few names."""
+        later = room.tasks.get("mirones")
+        if later is not None and not later.done():
+            return
+        wait = room.mirones_told + MIRONES_EVERY_SECONDS - time.monotonic()
+        if wait <= 0:
+            self._broadcast_mirones(room)
+        else:
+            self._spawn(room, "mirones", self._mirones_later(room, wait))
+
+    async def _mirones_later(self, room: Room, wait: float) -> None:
+        await asyncio.sleep(wait)
+        async with room.lock:  # (never in the middle of an action not yet committed)
+            if not room.unloaded:
+                self._broadcast_mirones(room)
+
+    def _broadcast_mirones(self, room: Room) -> None:
+        room.mirones_told = time.monotonic()
+        names, count = room.mirones()
+        told: wire.MironesMessage = {
+            "type": "mirones",
+            "seq": room.mesa.version,
+            "mirones": names,
+            "mirones_count": count,
+        }
+        message = wire.json_text(told)
+        for conn in room.connections:
+            conn.tell(message, state="mirones")
 
     def _per_seat(self, room: Room, message: wire.PerSeat) -> None:
         """Send each connection ``message`` made with its own view of the hand."""
@@ -603,7 +659,7 @@ class TableService:
         views = wire.views(mesa, set(seat_of.values()))
         texts = {seat: wire.json_text(message(v)) for seat, v in views.items()}
         for conn, seat in seat_of.items():
-            conn.send(texts[seat])
+            conn.tell(texts[seat])
 
     def _broadcast_hand_start(self, room: Room) -> None:
         mesa = room.mesa
@@ -655,7 +711,7 @@ class TableService:
         if partida.over:
             message = wire.json_text(wire.partida_end(mesa, result))
             for conn in room.connections:
-                conn.send(message)
+                conn.tell(message)
         self._broadcast_mesa(room)
 
 

@@ -20,7 +20,17 @@ FRAME_LIMIT_BYTES = 256 * 1024
 """The WebSocket layer drops frames above this before they are read at all."""
 
 OUTBOX_LIMIT = 256
-"""Messages waiting for one slow connection before the server gives up on it."""
+"""Messages of a mesa's story (moves, hands) waiting for one slow connection before the server
+stops queueing them and sends it a fresh ``welcome`` instead; replies (errors, pongs) waiting
+for a connection that sends without reading, before it is closed (1013)."""
+
+MIRONES_EVERY_SECONDS = 0.25
+"""A mesa tells its connections who watches at most this often: a mirón's arrival or departure
+is told at once if the last telling is older, else together with the others at the end of the
+interval."""
+
+MIRONES_SHOWN = 10
+"""Mirones a mesa's state names (named ones first); ``mirones_count`` says how many watch."""
 
 HELLO_TIMEOUT_SECONDS = 10.0
 """A WebSocket that has not said hello by then is closed: the page says it as soon as it opens,

@@ -73,6 +73,9 @@ class MesaState(TypedDict):
     turn_deadline: float | None
     seq: int
     mirones: list[str | None]
+    """The first ``MIRONES_SHOWN`` of those watching: names first, null for each anonymous one."""
+    mirones_count: int
+    """How many watch."""
 
 
 class SorteoTile(TypedDict):
@@ -198,6 +201,15 @@ class MesaMessage(TypedDict):
     mesa: MesaState
 
 
+class MironesMessage(TypedDict):
+    """Who watches, after a mirón came or went: the mesa state's two fields, nothing more."""
+
+    type: Literal["mirones"]
+    seq: int
+    mirones: list[str | None]
+    mirones_count: int
+
+
 class HandStart(TypedDict):
     type: Literal["hand_start"]
     seq: int
@@ -235,7 +247,15 @@ class Pong(TypedDict):
 
 
 Message = (
-    Welcome | MesaMessage | HandStart | MoveMessage | HandEnd | PartidaEnd | ErrorMessage | Pong
+    Welcome
+    | MesaMessage
+    | MironesMessage
+    | HandStart
+    | MoveMessage
+    | HandEnd
+    | PartidaEnd
+    | ErrorMessage
+    | Pong
 )
 """Every message the server sends on the WebSocket."""
 
@@ -303,11 +323,11 @@ def mesa_state(
     online: set[int],
     away: Mapping[int, int],
     deadline: float | None,
-    mirones: list[str | None],
+    mirones: tuple[list[str | None], int],
 ) -> MesaState:
     """Everything public about the mesa: chairs, who is connected, the parados, the options.
     ``away`` gives, for each absent person, how many seconds they have been gone; ``mirones``
-    who is watching."""
+    the first few of those watching and how many they are."""
     seats: list[SeatState] = []
     for seat, chair in enumerate(mesa.chairs):
         person = mesa.people.get(chair.person) if chair.person is not None else None
@@ -340,7 +360,8 @@ def mesa_state(
         "partida": mesa.partida_number or None,
         "turn_deadline": deadline,
         "seq": mesa.version,
-        "mirones": mirones,
+        "mirones": mirones[0],
+        "mirones_count": mirones[1],
     }
 
 

@@ -423,6 +423,10 @@ function onMessage(message) {
         dropDialog();
       }
       break;
+    case 'mirones':
+      if (!state.mesa) return;
+      state.mesa = { ...state.mesa, mirones: message.mirones, mirones_count: message.mirones_count };
+      break;
     case 'hand_start':
       onHandStart(message);
       break;

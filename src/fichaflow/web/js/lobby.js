@@ -291,7 +291,7 @@ export function peopleAround(app) {
         ? mesa.queue.map((person, i) => `${i + 1}. ${person.name}`).join(' · ')
         : t('people.nobody')),
     mirones === null ? null : h('p', { class: 'mirones' },
-      h('strong', {}, t('people.mirones')), ' ', miradores(mirones)),
+      h('strong', {}, t('people.mirones')), ' ', miradores(mirones, mesa.mirones_count ?? mirones.length)),
     you && !seated && !queued
       ? h('button', { type: 'button', class: 'secondary small',
         onclick: () => app.send({ type: 'queue' }) }, t('people.queue'))
@@ -302,11 +302,14 @@ export function peopleAround(app) {
       : null);
 }
 
-function miradores(mirones) {
-  if (!mirones.length) return t('people.nobody');
+/** The names the server sent (the first few, names before the anonymous), then how many more:
+ * without a name, or, when the list is all names and stops short of ``count``, simply more. */
+function miradores(mirones, count) {
+  if (!count) return t('people.nobody');
   const named = mirones.filter((name) => name);
-  const anonymous = mirones.length - named.length;
+  const rest = count - named.length;
+  const cut = named.length === mirones.length && mirones.length < count;
   const parts = [...named];
-  if (anonymous) parts.push(t('people.anonymous', { count: anonymous }));
+  if (rest) parts.push(t(cut ? 'people.more' : 'people.anonymous', { count: rest }));
   return parts.join(' · ');
 }

@@ -289,11 +289,11 @@ function mesaIcon() {
 function aroundTheTable(app) {
   const mesa = app.state.mesa;
   const parados = mesa.queue.map((person) => person.name);
-  const mirones = mesa.mirones || [];
-  if (!parados.length && !mirones.length) return null;
+  const mirones = mesa.mirones_count ?? (mesa.mirones || []).length;
+  if (!parados.length && !mirones) return null;
   const parts = [];
   if (parados.length) parts.push(t('around.parados', { names: parados.join(', ') }));
-  if (mirones.length) parts.push(t('around.mirones', { count: mirones.length }));
+  if (mirones) parts.push(t('around.mirones', { count: mirones }));
   return h('button', { type: 'button', class: 'around', dataset: { key: 'around' },
     onclick: () => app.openDialog('mesa') }, parts.join(' · '));
 }
