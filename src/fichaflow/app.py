@@ -66,11 +66,9 @@ def calm_garbage_collector() -> None:
 
 def create_app(settings: Settings) -> FastAPI:
     storage = Storage(settings.database_url, settings.sqlite_synchronous)
-    bots: BotPool = (
-        RedisBotPool(JobQueue(settings.redis_url))
-        if settings.redis_url
-        else LocalBotPool(settings.workers)
-    )
+    # With Redis, the bots and the Repaso's reviews are done by ``fichaflow worker``
+    queue = JobQueue(settings.redis_url) if settings.redis_url else None
+    bots: BotPool = RedisBotPool(queue) if queue else LocalBotPool(settings.workers)
     service = TableService(storage, bots, settings.idle_seconds)
     limits = HttpLimits(settings.http_limit)
 
@@ -121,6 +119,6 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(game.build_router(service, settings, limits, WEB / "index.html"))
     anotador.install(app, storage, limits)  # its page is web/anotador/
-    repaso.install(app, service.record, partial(pista_view, service))  # its page is web/repaso/
+    repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app

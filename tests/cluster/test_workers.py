@@ -1,5 +1,6 @@
-"""``fichaflow serve --redis`` and ``fichaflow worker``: the bots think in worker processes fed
-through Redis. A bot-filled partida plays to the end and its record verifies; a worker killed
+"""``fichaflow serve --redis`` and ``fichaflow worker``: the bots think, and the Repaso reviews, in
+worker processes fed through Redis. A bot-filled partida plays to the end and its record
+verifies; a review is done by a worker, the server starting no process of its own; a worker killed
 in the middle of a thought has its move taken up by another; a Redis restarted empty in the
 middle of a partida only pauses it; a worker's processes end with it."""
 
@@ -14,16 +15,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from fichaflow.review.service import check_request, hand_review
 from tests.cluster.kit import (
     WORKER,
     RedisServer,
     WorkerProcess,
     alive,
+    descendants,
     needs_redis,
     wait_for,
 )
+from tests.review.records import LAST_TILES
 from tests.server.kit import TEST_SEED, Client, ServerProcess, create_mesa, get_json
 
 pytestmark = needs_redis
@@ -105,6 +110,20 @@ def test_a_worker_plays_a_bot_filled_partida_to_the_end(
         await host.close()
 
     asyncio.run(scenario())
+
+
+def test_a_worker_does_the_repaso_and_the_server_starts_no_process(cluster: ServerProcess) -> None:
+    answer = httpx.post(
+        f"{cluster.url}/api/repaso",
+        json={"record": LAST_TILES, "hand": 1, "seat": 1, "precision": "fast"},
+        timeout=120,
+    )
+    assert answer.status_code == 200, answer.text
+    review = answer.json()["review"]
+    here = hand_review(check_request(LAST_TILES, 1, 1, "fast"))
+    assert set(review) == set(here) and review["seat"] == here["seat"] == 1
+    assert cluster.process is not None
+    assert descendants(cluster.process.pid) == set(), "the server thought in its own processes"
 
 
 @pytest.mark.slow  # gallo thinks for real, and a worker waits to claim: about 20 s

@@ -9,7 +9,8 @@
   ranked from that player's own view, only at a mesa where bots play every other seat.
 
 Reviews take seconds of work, so they run in a small pool of processes of their own (the game's
-mesas and bots are never held up), a few at a time, and answers are remembered: a finished hand
+mesas and bots are never held up), or with ``fichaflow serve --redis``, in ``fichaflow worker``
+processes (:data:`WORKER_JOBS`), a few at a time, and answers are remembered: a finished hand
 never changes.
 """
 
@@ -26,13 +27,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 from fastapi import APIRouter, FastAPI, Request
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.view import SeatView
 from fichaflow.http import ErrorRoute, read_json, whole_number
+from fichaflow.http.jobs import Handler, JobFailed, JobQueue
 from fichaflow.http.workers import worker_pool
 from fichaflow.review.service import check_request, hand_review, hand_timeline, pista
 
@@ -53,7 +55,6 @@ STATUSES: Final = {
 """The errors that are not a plain 400: too much work waiting, a body over the limit, and a mesa
 or partida the game does not know (from ``RecordOf``)."""
 
-T = TypeVar("T")
 
 RecordOf = Callable[[str, int], Awaitable[Mapping[str, object]]]
 """The game's record of a mesa's partida, by the mesa's code and the partida's number."""
@@ -62,32 +63,72 @@ PistaViewOf = Callable[[str, str], Awaitable[SeatView]]
 that player's seat, when the game allows a pista there (a Spanish error otherwise)."""
 
 
+REMOTE_WAIT_SECONDS: Final = 120.0
+"""How long a review or a pista waits for ``fichaflow worker`` (Redis away, workers busy) before
+the asker is told to try again (``review.busy``)."""
+
+
 def _review_worker(data: object, hand: int, seat: int, precision: str) -> dict[str, Any]:
     """Runs in a worker process: check the request again and review the hand."""
     return hand_review(check_request(data, hand, seat, precision))
 
 
-class ReviewPool:
-    """A few processes for reviews and hints, with a limit on waiting work and a memory of
-    answers."""
+def review_job(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Runs in ``fichaflow worker``: a hand's review, the request checked again."""
+    hand, seat = payload.get("hand"), payload.get("seat")
+    if not isinstance(hand, int) or not isinstance(seat, int):
+        raise ValueError("a review names its hand and its seat")
+    return _review_worker(payload.get("record"), hand, seat, str(payload.get("precision")))
 
-    def __init__(self, workers: int | None = None) -> None:
+
+def pista_job(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Runs in ``fichaflow worker``: a pista from the seat view the server sent."""
+    return pista(SeatView.from_json(payload.get("view")), str(payload.get("precision")))
+
+
+WORKER_JOBS: Final[Mapping[str, Handler]] = {"review": review_job, "pista": pista_job}
+"""What ``fichaflow worker`` does for the Repaso."""
+
+
+class ReviewPool:
+    """A few processes for reviews and hints (this server's own, or ``fichaflow worker``'s
+    through ``queue``), with a limit on waiting work and a memory of answers."""
+
+    def __init__(self, workers: int | None = None, queue: JobQueue | None = None) -> None:
         self.workers = workers or max(1, min(2, (os.cpu_count() or 1) // 2))
+        self.queue = queue
         self._pool: ProcessPoolExecutor | None = None
         self.pending = 0
         self.cache: OrderedDict[tuple[object, ...], dict[str, Any]] = OrderedDict()
+
+    async def review(self, data: object, hand: int, seat: int, precision: str) -> dict[str, Any]:
+        job = {"record": data, "hand": hand, "seat": seat, "precision": precision}
+        return await self.run(_review_worker, data, hand, seat, precision, job=("review", job))
+
+    async def hint(self, view: SeatView, precision: str) -> dict[str, Any]:
+        job = {"view": view.to_json(), "precision": precision}
+        return await self.run(pista, view, precision, job=("pista", job))
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = worker_pool(self.workers)
         return self._pool
 
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
+    async def run(
+        self,
+        work: Callable[..., dict[str, Any]],
+        *args: Any,
+        job: tuple[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """``work(*args)`` in this server's processes, or with a queue, ``job`` (its kind and
+        payload for :data:`WORKER_JOBS`) in ``fichaflow worker``'s."""
         if self.pending >= PENDING_LIMIT:
             raise FichaFlowError("review.busy")
         self.pending += 1
-        loop = asyncio.get_running_loop()
         try:
+            if self.queue is not None and job is not None:
+                return await self._remote(*job)
+            loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(self._executor(), work, *args)
             except BrokenProcessPool:
@@ -96,6 +137,14 @@ class ReviewPool:
                 return await loop.run_in_executor(self._executor(), work, *args)
         finally:
             self.pending -= 1
+
+    async def _remote(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        assert self.queue is not None
+        try:
+            return await asyncio.wait_for(self.queue.run(kind, payload), REMOTE_WAIT_SECONDS)
+        except (TimeoutError, JobFailed) as exc:
+            log.warning("a %s through the workers failed: %r", kind, exc)
+            raise FichaFlowError("review.busy") from exc
 
     def remembered(self, key: tuple[object, ...]) -> dict[str, Any] | None:
         found = self.cache.get(key)
@@ -177,7 +226,7 @@ def build_router(pool: ReviewPool, record_of: RecordOf, pista_view_of: PistaView
         key = (_hand_key(data, hand), hand, seat, request.precision)
         review = pool.remembered(key)
         if review is None:
-            review = await pool.run(_review_worker, data, hand, seat, request.precision)
+            review = await pool.review(data, hand, seat, request.precision)
             pool.remember(key, review)
         out["review"] = review
         return out
@@ -215,15 +264,18 @@ def build_router(pool: ReviewPool, record_of: RecordOf, pista_view_of: PistaView
                 "review.precision", value=precision, allowed=", ".join(HINT_PRECISIONS)
             )
         view = await pista_view_of(code, token)
-        return await pool.run(pista, view, precision)
+        return await pool.hint(view, precision)
 
     return router
 
 
-def install(app: FastAPI, record_of: RecordOf, pista_view_of: PistaViewOf) -> ReviewPool:
+def install(
+    app: FastAPI, record_of: RecordOf, pista_view_of: PistaViewOf, queue: JobQueue | None = None
+) -> ReviewPool:
     """Add the Repaso's endpoints to the server's app (before its static files); the game's
-    records and views come through ``record_of`` and ``pista_view_of``."""
-    pool = ReviewPool()
+    records and views come through ``record_of`` and ``pista_view_of``; with ``queue``, the
+    reviews are done by ``fichaflow worker``."""
+    pool = ReviewPool(queue=queue)
     app.include_router(build_router(pool, record_of, pista_view_of))
     app.state.review_pool = pool
     atexit.register(pool.close)
