@@ -19,9 +19,14 @@ from typing import Any
 import pytest
 import websockets
 
+from fichaflow.server import protocol as p
+from fichaflow.server import storage
+from fichaflow.server.botpool import LocalBotPool
 from fichaflow.server.hub import CLOSE_SLOW, Connection
+from fichaflow.server.service import TableService
 from fichaflow.server.settings import MIRONES_EVERY_SECONDS, MIRONES_SHOWN, OUTBOX_LIMIT
-from tests.server.kit import TEST_SEED, ServerProcess, create_mesa
+from fichaflow.storage import migrate
+from tests.server.kit import TEST_SEED, ServerProcess, create_mesa, until
 
 SMALL = 1024
 """Bytes a message about the mirones stays under, however many watch."""
@@ -309,3 +314,64 @@ def test_a_connection_that_sends_without_reading_is_closed() -> None:
             getattr(conn, flood)(f"pong {n}")
         assert conn.closed and conn._outbox[-1].close == (CLOSE_SLOW, "")
         assert len(conn.waiting()) == OUTBOX_LIMIT
+
+
+class StuckSocket(Socket):
+    """A reader that reads nothing until it is ``freed``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.freed = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        await self.freed.wait()
+        self.sent.append(text)
+
+
+def test_a_mirón_who_stops_reading_at_a_bots_mesa_catches_up_with_a_fresh_welcome(
+    tmp_path: Path,
+) -> None:
+    """Four bots play a whole partida at once while a mirón reads nothing: it is never closed;
+    once it reads again it gets the whole state anew and then every move after it, in order."""
+
+    async def scenario() -> None:
+        db = storage.Storage(f"sqlite:///{tmp_path / 'stuck.sqlite3'}")
+        await db.run(migrate, db.engine)
+        service = TableService(db, LocalBotPool(1))
+        options = p.MesaOptions(bot_pause_ms=0)
+        request = p.CreateMesa(
+            rules={"preset": "dominicana", "target": 500}, seats=["tirafichas"] * 4, options=options
+        )
+        created = await service.create(request, "http://127.0.0.1")
+        code = created["code"]
+        socket = StuckSocket()
+        conn = Connection(socket)  # type: ignore[arg-type]
+        writer = asyncio.create_task(conn.write_loop())
+        for message in (
+            {"type": "hello", "code": code, "token": created["token"]},
+            {"type": "start"},
+        ):
+            await service.handle(conn, p.read_intention(json.dumps(message)))
+        mesa = service.rooms[code].mesa
+        await until(lambda: conn._behind, 120)  # (more than OUTBOX_LIMIT moves wait)
+        assert not conn.closed and len(conn.waiting()) < OUTBOX_LIMIT
+        socket.freed.set()
+
+        def over() -> bool:  # the last thing told: the mesa, its partida over
+            last = json.loads(socket.sent[-1]) if socket.sent else {}
+            return last.get("type") == "mesa" and last["mesa"]["status"] == "partida_over"
+
+        await until(over, 120)
+        conn.close(1000)
+        await writer
+        told = [json.loads(text) for text in socket.sent]
+        welcomes = [i for i, m in enumerate(told) if m["type"] == "welcome"]
+        assert len(welcomes) >= 2 and socket.closed == (1000, "")
+        # After the fresh welcome, every move it does not hold, each once, in order.
+        fresh = told[welcomes[-1]]
+        moves = [m for m in told[welcomes[-1] + 1 :] if m["type"] in ("move", "hand_end")]
+        seqs = [m["seq"] for m in moves]
+        assert seqs == sorted(set(seqs)) and all(seq > fresh["seq"] for seq in seqs)
+        assert told[-1]["seq"] == mesa.version
+
+    asyncio.run(scenario())
