@@ -234,6 +234,7 @@ def main() -> None:
     base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
     database = f"sqlite:///{folder / 'load.sqlite3'}"
     command = [*SERVE, "--port", str(port), "--db", database, "--http-limit", "0"]
+    command += ["--ws-per-address", "0"]  # every client comes from 127.0.0.1
     log = (folder / "server.log").open("wb")
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     try:
