@@ -326,6 +326,9 @@ PRESETS: Final[dict[str, Rules]] = {
 """The contract's preset table, row by row."""
 
 DEFAULT_PRESET: Final = "dominicana"
+REGION_PRESETS: Final[dict[str, str]] = {"VE": "venezuela", "DO": "dominicana"}
+"""The preset a new mesa starts from where the player's language says the country (``es-VE``:
+Venezuela's table; ``es-DO``: the Dominican one); anywhere else, :data:`DEFAULT_PRESET`."""
 OPTIONS: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name != "preset"
 )

@@ -16,6 +16,7 @@ from fichaflow.core.rules import (
     DEFAULT_PRESET,
     OPTION_SPECS,
     PRESETS,
+    REGION_PRESETS,
     SEATS,
     OptionKind,
     OptionSpec,
@@ -41,13 +42,16 @@ class OptionDescription(BaseModel):
 class PresetsAnswer(BaseModel):
     """``presets``: every preset's value of every option (its defaults); ``choices``: every
     option's values (kept for older pages: ``options`` says the same and more); ``options``: the
-    options in the order a table talks them over; ``seats``: the chairs of each mode."""
+    options in the order a table talks them over; ``seats``: the chairs of each mode;
+    ``default_preset``: where a new mesa starts, unless the browser's language names a region of
+    ``region_presets`` (``es-VE``: ``VE``)."""
 
     presets: dict[str, dict[str, str | int]]
     choices: dict[str, list[str]]
     options: list[OptionDescription]
     seats: dict[str, int]
     default_preset: str
+    region_presets: dict[str, str]
 
 
 def _described(spec: OptionSpec) -> OptionDescription:
@@ -77,4 +81,5 @@ def presets_answer() -> PresetsAnswer:
         options=[_described(spec) for spec in OPTION_SPECS],
         seats={str(mode): seats for mode, seats in SEATS.items()},
         default_preset=DEFAULT_PRESET,
+        region_presets=dict(REGION_PRESETS),
     )

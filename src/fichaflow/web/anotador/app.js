@@ -5,6 +5,7 @@ import { section } from "../js/i18n.js";
 import { PRESETS, TEXT, translate } from "./i18n.js";
 import { Outbox } from "./outbox.js";
 import { offerUpdates } from "../js/install.js";
+import { regionalPreset } from "../js/region.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -87,7 +88,7 @@ async function showSetup() {
   }
   const select = $("preset");
   for (const name of Object.keys(presets.presets)) select.append(el("option", { value: name }));
-  select.value = presets.default_preset;
+  select.value = regionalPreset(presets);
   select.addEventListener("change", () => {
     draft = null;
     renderSetupFields();

@@ -25,6 +25,7 @@ const SHELL = [
   "/js/tiles.js",
   "/js/dom.js",
   "/js/install.js",
+  "/js/region.js",
   "/i18n/es.json",
   "/i18n/en.json",
   "/favicon.svg",

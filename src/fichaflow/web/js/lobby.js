@@ -6,6 +6,8 @@ import { h } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { draftFrom, presetLabel, rulesBody, rulesEditor, rulesProblem, rulesSummary } from './rules.js';
 import { lastName } from './session.js';
+import { regionalPreset } from './region.js';
+import { seatNames } from './names.js';
 import { mainAttrs, topBar } from './chrome.js';
 
 const BOT_PACES = [0, 400, 800, 1500];
@@ -17,7 +19,7 @@ export function renderHome(app) {
   if (!state.createDraft) {
     state.createDraft = {
       name: lastName(),
-      rules: draftFrom(state.presets, { preset: state.presets.default_preset }),
+      rules: draftFrom(state.presets, { preset: regionalPreset(state.presets) }),
       botPause: 800,
       turnSeconds: null,
     };
@@ -127,12 +129,14 @@ function seatStrip(mesa) {
   return h('ul', { class: 'seat-strip', 'aria-label': t('lobby.seats') },
     mesa.seats.map((seat) => h('li', { class: `seat-pill ${seat.kind}` },
       h('span', { class: 'seat-no' }, t('lobby.seat_n', { n: seat.seat + 1 })), ' ',
-      seat.kind === 'empty' ? t('lobby.free') : seatLabel(seat))));
+      seat.kind === 'empty' ? t('lobby.free') : seatLabel(seat, mesa.seats))));
 }
 
-export function seatLabel(seat) {
-  if (seat.kind === 'bot') return t('lobby.bot_name', { name: seat.bot });
-  return seat.name || '';
+/** A chair's name as the table calls it (js/names.js), with «bot» beside a bot's. */
+export function seatLabel(seat, seats) {
+  const name = seatNames(seats)[seat.seat];
+  if (seat.kind !== 'bot') return name;
+  return h('span', { class: 'seat-label' }, name, ' ', h('span', { class: 'tag bot' }, t('player.bot')));
 }
 
 /** A bot as the table calls it ("tirafichas", as the core's sentences do), with what it does. */
@@ -203,7 +207,7 @@ function chairCard(app, seat, isHost, mySeat) {
       h('span', { class: 'seat-no' }, t('lobby.seat_n', { n: seat.seat + 1 })),
       partnerOf ? h('span', { class: 'team-tag' }, partnerOf) : null),
     h('div', { class: 'chair-name' },
-      seat.kind === 'empty' ? h('span', { class: 'free' }, t('lobby.free')) : seatLabel(seat),
+      seat.kind === 'empty' ? h('span', { class: 'free' }, t('lobby.free')) : seatLabel(seat, app.state.mesa.seats),
       mine ? h('span', { class: 'you-tag' }, ` (${t('common.you')})`) : null,
       seat.kind === 'human' && !seat.connected
         ? h('span', { class: 'away-tag' }, ` · ${t('player.away')}`) : null),

@@ -197,7 +197,7 @@ export function mesaBody(app) {
     }
     return h('li', {},
       h('span', { class: 'seat-no' }, t('lobby.seat_n', { n: seat.seat + 1 })), ' ',
-      h('strong', {}, seatLabel(seat) || t('lobby.free')),
+      h('strong', {}, seat.kind === 'empty' ? t('lobby.free') : seatLabel(seat, mesa.seats)),
       seat.substitute ? ` · ${t('player.substitute')}` : '',
       away ? ` · ${t('mesa.away_for', { seconds: seat.away_seconds ?? 0, grace })}` : '',
       actions);

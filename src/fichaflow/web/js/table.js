@@ -9,6 +9,7 @@ import { h, s } from './dom.js';
 import { listing, t, tileName } from './i18n.js';
 import { layoutHand, layoutLine, leadIndexOf } from './layout.js';
 import { mainAttrs, topBar } from './chrome.js';
+import { cutName, seatNames } from './names.js';
 import { canonical, placedTile, tileBackSvg, tileNumber, tileSvg } from './tiles.js';
 
 const POSITIONS = { 2: ['bottom', 'top'], 3: ['bottom', 'right', 'left'],
@@ -21,27 +22,11 @@ export function perspective(app) {
   const n = mesa.seats.length;
   const mySeat = app.mySeat();
   const bottom = mySeat ?? 0;
-  const names = tableNames(view?.players || mesa.seats.map((seat) => seatName(seat)), app.state.bots);
+  const names = view?.players || seatNames(mesa.seats).map((name) => name || t('lobby.free'));
   return {
     n, mySeat, bottom, names,
     position: (seat) => POSITIONS[n][(seat - bottom + n) % n],
   };
-}
-
-/** Names as the table shows them: bots by their table word, numbered when several share it. */
-export function tableNames(players, bots = []) {
-  return players.map((name, seat) => {
-    // The core's sentences name bots by their word ("tirafichas"); the table does the same,
-    // adding the seat when two chairs hold the same bot.
-    if (!(bots || []).includes(name)) return name;
-    const twins = players.filter((other) => other === name).length;
-    return twins > 1 ? `${name} ${seat + 1}` : name;
-  });
-}
-
-function seatName(seat) {
-  if (seat.kind === 'bot') return seat.bot;
-  return seat.name || t('lobby.free');
 }
 
 /** The sides' names: "Nosotros"/"Ellos" for a player in parejas, names otherwise. */
@@ -100,9 +85,7 @@ function playerChip(app, seat, where) {
   const partner = n === 4 && mySeat !== null && seat !== mySeat && seat % 2 === mySeat % 2;
   const tags = [];
   if (partner) tags.push(h('span', { class: 'tag partner' }, t('player.partner')));
-  if (chair.kind === 'bot' && !names[seat].startsWith(chair.bot)) {
-    tags.push(h('span', { class: 'tag bot' }, t('player.bot')));
-  }
+  if (chair.kind === 'bot') tags.push(h('span', { class: 'tag bot' }, t('player.bot')));
   if (chair.substitute) tags.push(h('span', { class: 'tag bot' }, t('player.substitute')));
   if (chair.kind === 'human' && !chair.connected && !chair.substitute) {
     tags.push(h('span', { class: 'tag away' }, t('player.away')));
@@ -119,7 +102,7 @@ function playerChip(app, seat, where) {
     'aria-label': [names[seat], turn ? t('player.playing') : '',
       t('player.tiles', { count }), passText].filter(Boolean).join(', '),
   },
-  h('div', { class: 'player-name' }, h('span', { class: 'name' }, names[seat])),
+  h('div', { class: 'player-name' }, cutName(names[seat], { class: 'name' })),
   h('div', { class: 'player-info' }, notes),
   passes.length ? h('div', { class: 'passes' }, passText) : null);
 }
