@@ -92,7 +92,7 @@ def test_stepping_through_a_mesas_hand_with_its_review(
     expect(rows.first).to_have_class(re.compile(r"\bbest\b"))
     expect(rows.first.locator("td").last).to_contain_text("la mejor")
     expect(decision.locator("th")).to_have_text(
-        ["#", "Jugada", "Puntos", "Ganar", "Retrospectiva", "Veredicto"]
+        ["#", "Jugada", "Esperado", "Ganar", "Real", "Veredicto"]
     )
     page.screenshot(path=str(shots / "repaso.png"), full_page=True)
 
@@ -159,6 +159,55 @@ def test_a_record_from_a_file_shows_the_thrown_away_domino(
     expect(page.locator("#decisions button").first).to_be_visible(timeout=60_000)
     expect(page.locator("#legend_tres")).to_be_visible()
     expect(page.locator("#legend_tres")).to_contain_text("los dos rivales juegan juntos contra ti")
+    page.close()
+
+
+@pytest.mark.slow  # a whole hand reviewed; tests/review/test_plain.py holds the words quickly
+def test_a_decision_in_plain_words_and_when_the_real_hands_disagree(
+    browser: Any, server: ServerProcess, tmp_path: Path
+) -> None:
+    """After the move, the decision says what it won or lost in tantos against the best one and,
+    where the real hands disagree with that verdict, says so: bad luck is not a mistake."""
+    import httpx
+    from playwright.sync_api import expect
+
+    subject = played("venezuela", 6)  # seat 0: its first decision is punished by the tiles
+    record = {"rules": "venezuela", "hands": [hand_dump(subject.deal, subject.hand)]}
+    body = {"record": record, "hand": 1, "seat": 0, "precision": "fast"}
+    review = httpx.post(f"{server.url}/api/repaso", json=body, timeout=120).json()["review"]
+    decisions = review["decisions"]
+    agreeing = next(d for d in decisions if d["plain"]["hindsight"] is None)
+    disagreeing = next(d for d in decisions if d["plain"]["hindsight"] is not None)
+
+    path = tmp_path / "mano.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 420, "height": 900}, locale="es-ES")
+    page.goto(f"{server.url}/repaso/")
+    page.locator("input[type=file]").set_input_files(str(path))
+    expect(page.locator("#board")).to_be_visible()
+    page.locator("select[name=asiento]").select_option("0")
+    page.locator("select[name=precision]").select_option("fast")
+    page.get_by_role("button", name="Analizar").click()
+    buttons = page.locator("#decisions button")
+    expect(buttons.first).to_be_visible(timeout=60_000)
+    box = page.locator("article.decision")
+    for decision in (agreeing, disagreeing):
+        buttons.nth(decisions.index(decision)).click()
+        expect(box.locator(".plain")).to_have_count(0)  # before the move: nothing given away
+        page.keyboard.press("ArrowRight")
+        verdict = box.locator(".plain-verdict")
+        expect(verdict).to_have_text(decision["plain"]["verdict"]["es"])
+        expect(verdict).to_contain_text(re.compile(r"^Jugaste \S+.*tantos? (más|menos)"))
+        hindsight = box.locator(".plain-hindsight")
+        if decision is agreeing:
+            expect(hindsight).to_have_count(0)
+            continue
+        expect(hindsight).to_have_text(decision["plain"]["hindsight"]["es"])
+        expect(hindsight).to_contain_text("Con las fichas que de verdad había")
+        expect(hindsight).to_contain_text(re.compile(r"mala suerte, no fue un error|salía bien"))
+    # In English too.
+    page.locator("#lang").click()
+    expect(box.locator(".plain-hindsight")).to_have_text(disagreeing["plain"]["hindsight"]["en"])
     page.close()
 
 

@@ -23,6 +23,7 @@ from fichaflow.core.tiles import name as tile_name
 from fichaflow.core.view import SeatView, hand_view
 from fichaflow.review.evaluate import MISTAKE, Evaluation, MoveValue, evaluate, hindsight
 from fichaflow.review.facts import Fact, decision_facts, move_facts, read
+from fichaflow.review.plain import plain_json
 from fichaflow.review.precision import Precision
 from fichaflow.search.decide import candidates
 
@@ -267,6 +268,8 @@ def decision_json(
         "cost": round(played.cost.mean, 2),
         "cost_se": round(played.cost.se, 2),
         "facts": [f.to_json(rules, names) for f in decision.facts],
+        # The verdict in plain words, and what the real hands say when they disagree with it.
+        "plain": plain_json(decision.evaluation, played),
     }
     out.update(evaluation_json(decision.evaluation, decision.move_facts, rules, names))
     return out

@@ -299,13 +299,23 @@ function renderDecision() {
   }
   const who = names()[review.seat];
   const played = after ? decision.played : null;
+  // Once the move is on the line: what it won or lost, in tantos, and what the real hands say.
+  const plain = after && decision.plain
+    ? h('div', { class: 'plain' },
+      h('p', { class: 'plain-verdict' }, decision.plain.verdict[state.lang]),
+      decision.plain.hindsight
+        ? h('p', { class: 'plain-hindsight' }, decision.plain.hindsight[state.lang]) : null)
+    : null;
+  const facts = factList(decision, state.lang, decision.played);
   box.replaceChildren(h('article', { class: 'decision', 'data-index': decision.index },
     h('h3', {}, t(state.lang, 'decision_title', { who, n: decision.move_number })),
     h('p', { class: 'hint' }, before
       ? t(state.lang, 'decision_hint')
       : t(state.lang, 'decision_after', { who, n: decision.move_number })),
+    plain,
     h('div', { class: 'table-box' }, rankingTable(decision.moves, state.lang, played)),
-    factList(decision, state.lang, decision.played)));
+    facts ? h('h4', { class: 'why' }, t(state.lang, 'why')) : null,
+    facts));
 }
 
 // -- wiring ----------------------------------------------------------------------------------
