@@ -24,6 +24,7 @@ COMMANDS: Final = {
         "replay",
         "score",
         "serve",
+        "torneo",
         "verify",
         "worker",
     )

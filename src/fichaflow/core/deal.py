@@ -43,6 +43,12 @@ class SeedStream:
                 return word % n
 
 
+def commitment(seed: str) -> str:
+    """The promise published before a deal: SHA-256 of the seed's text, in hexadecimal. The
+    seed is revealed afterwards, and anybody checks it against this (``docs/records.md``)."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
 def _seed_bytes(seed: bytes | str) -> bytes:
     return seed.encode() if isinstance(seed, str) else seed
 

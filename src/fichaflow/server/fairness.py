@@ -8,11 +8,10 @@ whoever holds the revealed seed recomputes both.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 
-from fichaflow.core.deal import Deal
+from fichaflow.core.deal import Deal, commitment
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.partida import sorteo_for
 from fichaflow.core.record import Record, replay
@@ -20,17 +19,14 @@ from fichaflow.server.settings import fixed_deal_seed
 
 SEED_BYTES = 32
 
+__all__ = ["SEED_BYTES", "HandCheck", "commitment", "new_seed", "verify_record"]
+
 
 def new_seed(hand: int = 1, partida: int = 1) -> str:
     """A fresh secret seed for hand number ``hand`` of partida number ``partida``: 64 hexadecimal
     digits from the operating system's generator (the numbers only matter to tests, see
     ``TEST_SEED_ENV``)."""
     return fixed_deal_seed(hand=hand, partida=partida) or secrets.token_hex(SEED_BYTES)
-
-
-def commitment(seed: str) -> str:
-    """The published promise: SHA-256 of the seed's text, in hexadecimal."""
-    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
