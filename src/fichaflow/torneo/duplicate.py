@@ -13,7 +13,8 @@ hand. It is compared with the result of every pair that sat in the same directio
 tables: 2 matchpoints for each one it beat, 1 for each tie (bridge's matchpoint scoring). With
 ``t`` tables the top on a deal is ``2 (t − 1)``. A table that was forfeited is left out of the
 comparison; the side that showed up gets 60% of the top on each deal and the absent side 40%
-(bridge's «average plus» and «average minus»). Worked example: ``docs/torneos.md``.
+(bridge's «average plus» and «average minus»); a pair with a bye gets 60% too. Worked example:
+``docs/torneos.md``.
 """
 
 from __future__ import annotations
@@ -76,11 +77,12 @@ def round_matchpoints(
         a, b = totals[table.number]
         out |= {e: (float(a), float(top * deals)) for e in table.a}
         out |= {e: (float(b), float(top * deals)) for e in table.b}
+    most = float(max(top, 2) * deals)
     for table, absent in forfeited:
-        most = float(max(top, 2) * deals)
         present, away = (table.b, table.a) if absent == "a" else (table.a, table.b)
         out |= {e: (PRESENT_SHARE * most, most) for e in present}
         out |= {e: (ABSENT_SHARE * most, most) for e in away}
+    out |= {e: (PRESENT_SHARE * most, most) for e in made.byes}
     return out
 
 
