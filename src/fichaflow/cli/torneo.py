@@ -129,6 +129,12 @@ def _parse_score(text: str) -> tuple[int, int]:
 @click.option("--by", "by", default="organizador", show_default=True, help="Quién anota.")
 @click.option("--at", "at", help="Cuándo (ISO 8601); por omisión, ahora.")
 @click.option("--note", default="", help="Una nota para el historial de cambios.")
+@click.option(
+    "--record",
+    "record_file",
+    metavar="PARTIDA.json",
+    help="El registro de la partida jugada en línea: los tantos salen de él.",
+)
 def result(
     torneo_file: str,
     round_number: int,
@@ -138,13 +144,18 @@ def result(
     by: str,
     at: str | None,
     note: str,
+    record_file: str | None,
 ) -> None:
     """Anota el resultado de una mesa (200-150; en duplicado, uno por reparto: 25-0 0-30 …).
 
     Si la mesa ya tenía resultado, es una corrección, y queda en el historial."""
     record = _load(torneo_file)
     try:
-        if forfeit is not None:
+        if record_file is not None:
+            if scores or forfeit is not None:
+                raise FichaFlowError("cli.torneo.record_and_score")
+            given = model.from_partida(model.parse_json(_read(record_file)))
+        elif forfeit is not None:
             if scores:
                 raise FichaFlowError("cli.torneo.forfeit_and_score")
             given = model.Result(forfeit=forfeit)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.record import parse_record, replay
+from fichaflow.core.record import parse_record
 from fichaflow.torneo.duplicate import check_seed
-from fichaflow.torneo.model import Torneo, fail, load, parse_json
+from fichaflow.torneo.model import Torneo, fail, from_partida, load, parse_json
 from fichaflow.torneo.pairing import pair_round
 from fichaflow.torneo.standings import Standing, standings
 
@@ -55,13 +55,15 @@ def check(torneo: Torneo) -> Report:
         if result.record is None:
             continue
         try:
-            partida = replay(parse_record(result.record))
+            replayed = from_partida(result.record)
         except FichaFlowError as exc:
+            detail = exc.message()
             raise fail(
-                "torneo.bad_partida_record", round=round_number, table=table, detail=exc.message()
+                "torneo.bad_partida_record", round=round_number, table=table, detail=detail
             ) from None
-        if partida.rules != torneo.settings.rules or (
-            result.score is not None and tuple(partida.scores) != result.score
+        if (
+            parse_record(result.record).rules != torneo.settings.rules
+            or replayed.score != result.score
         ):
             raise fail("torneo.record_differs", round=round_number, table=table)
         records += 1

@@ -24,6 +24,7 @@ from typing import Any, Final, TypeVar
 from fichaflow.core.deal import commitment
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.names import LABEL_MAX, NAME_MAX, player_name
+from fichaflow.core.record import parse_record, replay
 from fichaflow.core.rules import Mode, Rules
 
 FORMAT_VERSION: Final = 1
@@ -383,6 +384,18 @@ def result_dump(result: Result) -> dict[str, Any]:
     return out
 
 
+def from_partida(data: object) -> Result:
+    """The result of a partida played online, from its record (``docs/records.md``): the final
+    score its replay gives, with the record kept beside it."""
+    partida = replay(parse_record(data))
+    if not partida.over:
+        raise fail("torneo.partida_unfinished")
+    if partida.rules.teams != 2:
+        raise fail("torneo.not_parejas", preset=partida.rules.preset)
+    a, b = partida.scores
+    return Result(score=(a, b), record=data)
+
+
 def check_result(settings: Settings, result: Result) -> None:
     """Refuse a result these settings cannot produce: a tie, a winner short of the target, a
     duplicate round without its deals (or a score in a duplicate round)."""
@@ -460,6 +473,7 @@ class Torneo:
         if players:
             data["players"] = list(players)
         entrant = _entrant(data, len(self.entrants) + 1, self.settings.format)
+        _check_names([*self.entrants, entrant])
         self.entrants.append(entrant)
         return entrant
 
