@@ -65,7 +65,9 @@ def calm_garbage_collector() -> None:
 
 
 def create_app(settings: Settings) -> FastAPI:
-    storage = Storage(settings.database_url, settings.sqlite_synchronous)
+    storage = Storage(
+        settings.database_url, settings.sqlite_synchronous, settings.node, settings.lease_seconds
+    )
     # With Redis, the bots and the Repaso's reviews are done by ``fichaflow worker``
     queue = JobQueue(settings.redis_url) if settings.redis_url else None
     bots: BotPool = RedisBotPool(queue) if queue else LocalBotPool(settings.workers)
@@ -79,8 +81,11 @@ def create_app(settings: Settings) -> FastAPI:
         calm_garbage_collector()
         every = min(60.0, max(settings.idle_seconds / 2, 0.1))
         tidy = asyncio.get_running_loop().create_task(service.keep_tidy(every))
+        leases = asyncio.get_running_loop().create_task(service.keep_leases())
         yield
         tidy.cancel()
+        leases.cancel()
+        await service.release_all()
         await bots.close()
         storage.close()
 

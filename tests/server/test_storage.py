@@ -98,10 +98,10 @@ def test_a_group_commit_fails_only_the_action_that_fails(tmp_path: Path) -> None
     storage.commit(engine, [ch.NewMesa("m", {"preset": "venezuela"}, {})])
     writer = storage.Writer(engine)
     move = ch.NewMove("m", 1, 1, 1, 0, "6-6", False)
-    first = writer.submit([move, ch.SetVersion("m", 1)])
+    first = writer.submit([move, ch.SetVersion("m", 1, 0)])
     first.result(10)
-    again = writer.submit([ch.SetVersion("m", 2), move])  # the same move twice: refused
-    other = writer.submit([ch.NewMove("m", 1, 1, 2, 1, "6-5", False), ch.SetVersion("m", 2)])
+    again = writer.submit([ch.SetVersion("m", 2, 0), move])  # the same move twice: refused
+    other = writer.submit([ch.NewMove("m", 1, 1, 2, 1, "6-5", False), ch.SetVersion("m", 2, 0)])
     with pytest.raises(IntegrityError):
         again.result(10)
     other.result(10)

@@ -149,6 +149,21 @@ def _origins(urls: tuple[str, ...]) -> tuple[str, ...]:
     type=click.IntRange(min=0),
     help="Conexiones WebSocket abiertas a la vez desde una misma dirección (0: sin límite).",
 )
+@click.option(
+    "--node",
+    default=None,
+    metavar="NOMBRE",
+    help="El nombre de este servidor en los arriendos (leases) de las mesas: cada servidor de "
+    "una misma base de datos necesita el suyo. Por omisión, máquina:puerto.",
+)
+@click.option(
+    "--lease-seconds",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(min=1),
+    help="Cuánto dura el arriendo de una mesa si no se renueva: pasado ese tiempo, si este "
+    "servidor se detuvo, otro puede tomarla.",
+)
 def serve(
     host: str,
     port: int,
@@ -161,6 +176,8 @@ def serve(
     allowed_origins: tuple[str, ...],
     hello_timeout: float,
     ws_per_address: int,
+    node: str | None,
+    lease_seconds: float,
 ) -> None:
     """Arranca el servidor: mesas para jugar en el navegador con amigos y bots."""
     import uvicorn
@@ -210,6 +227,8 @@ def serve(
         hello_timeout=hello_timeout,
         ws_per_address=ws_per_address,
         allowed_origins=allowed_origins,
+        node=node or f"{socket.gethostname()}:{port}"[:64],
+        lease_seconds=lease_seconds,
     )
     uvicorn.run(
         create_app(settings),

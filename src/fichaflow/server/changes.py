@@ -22,8 +22,23 @@ class SetMesa:
 
 @dataclass(frozen=True, slots=True)
 class SetVersion:
+    """The mesa's count of accepted actions, one more than before. It is written only if the
+    stored count is ``version - 1`` and the mesa's lease still has the fencing token ``fence``
+    (this server took it, and nobody has taken it since): else the whole action is refused."""
+
     code: str
     version: int
+    fence: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetLease:
+    """A new mesa's lease, held by the server that created it."""
+
+    code: str
+    owner: str
+    fence: int
+    until: int  # Unix time in milliseconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +106,7 @@ Change = (
     NewMesa
     | SetMesa
     | SetVersion
+    | SetLease
     | NewPerson
     | SetQueue
     | SetSeat

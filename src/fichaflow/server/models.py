@@ -12,13 +12,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.storage import Base
 
 CODE_LENGTH = 32
 HASH_LENGTH = 64
+NODE_LENGTH = 64
 
 
 class MesaRow(Base):
@@ -31,6 +32,12 @@ class MesaRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    owner: Mapped[str | None] = mapped_column(String(NODE_LENGTH), nullable=True)
+    """The server holding the mesa's lease (None: nobody; see ``server/lease.py``)."""
+    fence: Mapped[int] = mapped_column(Integer, default=0)
+    """The lease's fencing token: one more each time a server takes the lease."""
+    lease_until: Mapped[int] = mapped_column(BigInteger, default=0)
+    """Unix time in milliseconds when the lease runs out unless renewed."""
 
 
 class PersonRow(Base):

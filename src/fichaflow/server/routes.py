@@ -28,6 +28,7 @@ from fichaflow.server.hub import (
     CLOSE_FLOOD,
     CLOSE_INTERNAL,
     CLOSE_POLICY,
+    CLOSE_RECONNECT,
     CLOSE_TOO_BIG,
     Addresses,
     Connection,
@@ -41,8 +42,12 @@ STATUSES: Final = {
     "server.no_partida_number": 404,
     "server.too_big_http": 413,
     "server.storage": 503,
+    "server.elsewhere": 503,
+    "server.moved": 503,
 }
 """The game's errors that are not a plain 400."""
+RECONNECT: Final = {"server.elsewhere", "server.moved"}
+"""Errors after which a WebSocket is closed with 1012: connect again (later, or elsewhere)."""
 M = TypeVar("M", bound=BaseModel)
 log = logging.getLogger(__name__)
 
@@ -236,3 +241,5 @@ async def _read_loop(service: TableService, conn: Connection, ws: WebSocket) -> 
             await service.handle(conn, p.read_intention(text))
         except FichaFlowError as exc:
             conn.send(wire.error(exc, p.ref_of(text)))
+            if exc.code in RECONNECT:  # the mesa is (or went) to another server: try again
+                conn.close(CLOSE_RECONNECT, exc.code)

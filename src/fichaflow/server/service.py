@@ -59,6 +59,10 @@ class Room:
     committed: ch.MesaSnapshot | None = None
     """The mesa as last committed (None until its creation is): what a failed commit goes back
     to, without reading the database."""
+    fence: int = 0
+    """The fencing token of this server's lease on the mesa: every commit checks it."""
+    loaded_at: float = field(default_factory=time.monotonic)
+    """When this server took the mesa (a lease renewal that started earlier does not know)."""
     failures: int = 0
     """Commits failed in a row: the work the server does by itself (bots, timers, deals) waits
     longer after each before trying again."""
@@ -121,10 +125,10 @@ class TableService:
 
     # -- mesas in memory ---------------------------------------------------------------------
 
-    def _restore(self, snap: ch.MesaSnapshot) -> Room:
-        """A stored mesa back in memory: its people away until they say hello, its bots and
-        timers going again."""
-        room = Room(Mesa.restore(snap), committed=snap)
+    def _restore(self, snap: ch.MesaSnapshot, fence: int) -> Room:
+        """A stored mesa back in memory under this server's lease (token ``fence``): its people
+        away until they say hello, its bots and timers going again."""
+        room = Room(Mesa.restore(snap), committed=snap, fence=fence)
         self._register(room)
         now = time.monotonic()
         for chair in room.mesa.chairs:
@@ -134,6 +138,7 @@ class TableService:
         return room
 
     def _register(self, room: Room) -> None:
+        room.loaded_at = time.monotonic()
         self.rooms[room.mesa.code] = room
         for person in room.mesa.people.values():
             self.tokens[person.token_hash] = (room.mesa.code, person.id)
@@ -153,13 +158,15 @@ class TableService:
                 room = self.rooms.get(code)
                 if room is not None:
                     return room
-                snap = await self.storage.load_mesa(code)
-                if snap is None:
+                taken = await self.storage.take_mesa(code)  # the lease, then the mesa
+                if taken is None:
                     raise FichaFlowError("server.no_mesa", mesa=code)
+                snap, fence = taken
                 try:
-                    return self._restore(snap)
+                    return self._restore(snap, fence)
                 except FichaFlowError as exc:
                     log.error("mesa %s does not replay: %s", code, exc)
+                    await self.storage.release_leases({code: fence})
                     raise FichaFlowError("server.no_mesa", mesa=code) from None
         finally:
             if not loading.locked() and self._loading.get(code) is loading:
@@ -178,7 +185,7 @@ class TableService:
     async def unload_idle(self) -> list[str]:
         """Let the idle mesas leave memory; returns their codes."""
         now = time.monotonic()
-        gone = []
+        gone: dict[str, int] = {}
         for code, room in list(self.rooms.items()):
             if not room.idle(now, self.idle_seconds) or room.lock.locked():
                 continue
@@ -186,8 +193,36 @@ class TableService:
                 if self.rooms.get(code) is not room or not room.idle(now, self.idle_seconds):
                     continue
                 self._forget(room)
-                gone.append(code)
-        return gone
+                gone[code] = room.fence
+        await self.storage.release_leases(gone)
+        return list(gone)
+
+    async def keep_leases(self) -> None:
+        """Renew this server's leases every third of their length, for the server's whole life;
+        a mesa whose lease another server has taken meanwhile (this one was stopped or cut off
+        past its lease) is dropped (:meth:`_drop`)."""
+        while True:
+            await asyncio.sleep(self.storage.lease_seconds / 3)
+            started = time.monotonic()
+            try:
+                held = await self.storage.renew_leases()
+            except Exception as exc:
+                log.error("could not renew the leases: %s", st.short_error(exc))
+                continue
+            for code, room in list(self.rooms.items()):
+                if room.loaded_at < started and held.get(code) != room.fence:
+                    async with room.lock:
+                        if not room.unloaded:
+                            log.warning("mesa %s: another server took its lease", code)
+                            self._drop(room)
+
+    async def release_all(self) -> None:
+        """Let go of every lease this server holds (when it stops), so that another server, or
+        this one started again under another name, can take the mesas at once."""
+        leases = {code: room.fence for code, room in self.rooms.items()}
+        for room in list(self.rooms.values()):
+            self._forget(room)
+        await self.storage.release_leases(leases)
 
     def _forget(self, room: Room) -> None:
         """The room leaves memory (called under its lock)."""
@@ -201,8 +236,9 @@ class TableService:
             task.cancel()
 
     def _drop(self, room: Room) -> None:
-        """The database is past this room's memory: it leaves memory, and its clients are told to
-        connect again (they say hello and get the mesa as stored)."""
+        """The database is past this room's memory, or another server holds the mesa: it leaves
+        memory, and its clients are told to connect again (they say hello and get the mesa as
+        stored, from whichever server holds it)."""
         self._forget(room)
         error = FichaFlowError("server.moved")
         for conn in list(room.connections):
@@ -223,16 +259,19 @@ class TableService:
     async def _commit(self, room: Room, changes: Sequence[ch.Change]) -> None:
         """Commit an action already applied in memory. If the commit fails, the mesa goes back
         to what was last committed (no database read: the database may be the trouble) and the
-        actor gets ``server.storage``; if the database is past this memory, the room is dropped
-        (:meth:`_drop`)."""
+        actor gets ``server.storage``; if the database is past this memory, or another server has
+        taken the mesa's lease, the room is dropped (:meth:`_drop`) and the actor gets
+        ``server.moved``."""
         mesa = room.mesa
         mesa.version += 1
         try:
-            await self.storage.commit([*changes, ch.SetVersion(mesa.code, mesa.version)])
+            await self.storage.commit(
+                [*changes, ch.SetVersion(mesa.code, mesa.version, room.fence)]
+            )
         except st.StaleMesa:
-            log.error("mesa %s is behind the database: it leaves memory", mesa.code)
+            log.error("mesa %s: the database is past this server's memory of it", mesa.code)
             self._drop(room)
-            raise FichaFlowError("server.storage") from None
+            raise FichaFlowError("server.moved") from None
         except Exception as exc:
             room.failures += 1
             log.error(
@@ -273,8 +312,8 @@ class TableService:
             "Anfitrión" if request.name is None else request.name,
             request.seat,
         )
-        room = Room(mesa)
-        await self._commit(room, changes)
+        room = Room(mesa, fence=1)
+        await self._commit(room, [*changes, self.storage.new_lease(code)])
         self._register(room)
         return {
             "code": code,

@@ -131,6 +131,11 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     """Other origins (``https://domino.example``) whose pages may use this server; its own
     address, and ``public_url``'s, always may."""
+    node: str = "fichaflow"
+    """This server's name in the mesas' leases: each server on one database needs its own, the
+    same across its restarts (``fichaflow serve`` makes it from the host name and port)."""
+    lease_seconds: float = 30.0
+    """How long this server's hold on a mesa lasts unless renewed (every third of it)."""
     """A mesa nobody has been connected to for this long (and where nothing is under way) leaves
     memory; it comes back from the database when someone asks for it."""
 

@@ -15,6 +15,7 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from sqlalchemy import (
     bindparam,
     delete,
     insert,
+    or_,
     select,
     update,
 )
@@ -38,6 +40,10 @@ from fichaflow.server.models import HandRow, MesaRow, MoveRow, PartidaRow, Perso
 from fichaflow.storage import Database
 
 log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 30.0
+"""How long a server's hold on a mesa lasts unless renewed (``fichaflow serve --lease-seconds``);
+it is renewed every third of that."""
 
 
 def short_error(exc: BaseException) -> str:
@@ -52,7 +58,8 @@ def _now() -> datetime:
 
 class StaleMesa(Exception):
     """The database has moved past the mesa this server holds in memory (an action committed
-    without its answer arriving, or written elsewhere): this mesa's memory may not commit."""
+    without its answer arriving), or another server has taken its lease: this memory of the
+    mesa may never commit again."""
 
     def __init__(self, code: str) -> None:
         super().__init__(f"mesa {code} is behind the database")
@@ -72,14 +79,20 @@ def write(connection: Connection, change: ch.Change) -> None:
             connection.execute(
                 update(MesaRow).where(MesaRow.code == code).values(rules=rules, options=options)
             )
-        case ch.SetVersion(code, version):
+        case ch.SetVersion(code, version, fence):
             done = connection.execute(
                 update(MesaRow)
-                .where(MesaRow.code == code, MesaRow.version == version - 1)
+                .where(MesaRow.code == code, MesaRow.version == version - 1, MesaRow.fence == fence)
                 .values(version=version)
             )
             if done.rowcount != 1:
                 raise StaleMesa(code)
+        case ch.SetLease(code, owner, fence, until):
+            connection.execute(
+                update(MesaRow)
+                .where(MesaRow.code == code)
+                .values(owner=owner, fence=fence, lease_until=until)
+            )
         case ch.NewPerson(mesa, pid, name, token_hash, is_host):
             connection.execute(
                 insert(PersonRow).values(
@@ -152,14 +165,15 @@ def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
     """Many actions' changes at once: moves in one multi-row insert, each mesa's version set
     once to its last value, anything else one by one, in order. Each mesa's stored version
     must be the one its first action here started from (one query checks them all, with the
-    rows locked until the commit), or nothing is written (:class:`StaleMesa`)."""
+    rows locked until the commit), and its lease's fencing token the one the action holds, or
+    nothing is written (:class:`StaleMesa`)."""
     moves = [c for c in changes if isinstance(c, ch.NewMove)]
     versions: dict[str, int] = {}
-    start: dict[str, int] = {}
+    start: dict[str, tuple[int, int]] = {}
     for c in changes:
         if isinstance(c, ch.SetVersion):
             versions[c.code] = c.version
-            start.setdefault(c.code, c.version - 1)
+            start.setdefault(c.code, (c.version - 1, c.fence))
     for change in changes:
         if not isinstance(change, ch.NewMove | ch.SetVersion):
             write(connection, change)
@@ -183,13 +197,13 @@ def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
         )
     if versions:
         query = (
-            select(MesaRow.code, MesaRow.version)
+            select(MesaRow.code, MesaRow.version, MesaRow.fence)
             .where(MesaRow.code.in_(list(versions)))
             .with_for_update()
         )
-        stored = {code: version for code, version in connection.execute(query)}
-        for code, version in start.items():
-            if stored.get(code) != version:
+        stored = {code: (version, fence) for code, version, fence in connection.execute(query)}
+        for code, expected in start.items():
+            if stored.get(code) != expected:
                 raise StaleMesa(code)
         connection.execute(
             update(MesaRow).where(MesaRow.code == bindparam("mesa_code")),
@@ -324,12 +338,80 @@ def load_mesa(engine: Engine, code: str, partida: int | None = None) -> ch.MesaS
         return None if mesa is None else _snapshot(connection, mesa, partida)
 
 
+class MesaElsewhere(Exception):
+    """Another server holds this mesa's lease, and it has not run out."""
+
+
+def _ms() -> int:
+    return int(time.time() * 1000)
+
+
+def take_mesa(
+    engine: Engine, code: str, node: str, seconds: float
+) -> tuple[ch.MesaSnapshot, int] | None:
+    """Take the lease of mesa ``code`` for ``node`` (free, already ``node``'s, or run out) with
+    a new fencing token, and read the mesa in the same transaction: its snapshot and the token,
+    None if there is no such mesa, :class:`MesaElsewhere` if another server holds it."""
+    now = _ms()
+    free = or_(MesaRow.owner.is_(None), MesaRow.owner == node, MesaRow.lease_until < now)
+    with engine.begin() as connection:
+        taken = connection.execute(
+            update(MesaRow)
+            .where(MesaRow.code == code, free)
+            .values(owner=node, fence=MesaRow.fence + 1, lease_until=now + int(seconds * 1000))
+        )
+        mesa = connection.execute(select(MesaRow).where(MesaRow.code == code)).first()
+        if mesa is None:
+            return None
+        if taken.rowcount != 1:
+            raise MesaElsewhere(code)
+        return _snapshot(connection, mesa, None), mesa.fence
+
+
+def renew_leases(engine: Engine, node: str, seconds: float) -> dict[str, int]:
+    """Renew every lease ``node`` holds; returns them (mesa code: fencing token)."""
+    with engine.begin() as connection:
+        connection.execute(
+            update(MesaRow)
+            .where(MesaRow.owner == node)
+            .values(lease_until=_ms() + int(seconds * 1000))
+        )
+        held = connection.execute(select(MesaRow.code, MesaRow.fence).where(MesaRow.owner == node))
+        return {code: fence for code, fence in held}
+
+
+def release_leases(engine: Engine, node: str, leases: dict[str, int]) -> None:
+    """Let go of the leases (mesa code: fencing token) ``node`` still holds with those tokens."""
+    if not leases:
+        return
+    with engine.begin() as connection:
+        connection.execute(
+            update(MesaRow)
+            .where(
+                MesaRow.code == bindparam("mesa_code"),
+                MesaRow.owner == node,
+                MesaRow.fence == bindparam("token"),
+            )
+            .values(owner=None, lease_until=0),
+            [{"mesa_code": code, "token": fence} for code, fence in leases.items()],
+        )
+
+
 class Storage(Database):
     """The game's side of the database: the shared :class:`~fichaflow.storage.Database` with the
     one writer thread for the mesas' actions."""
 
-    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
+    def __init__(
+        self,
+        url: str,
+        sqlite_synchronous: str = "FULL",
+        node: str = "fichaflow",
+        lease_seconds: float = LEASE_SECONDS,
+    ) -> None:
         super().__init__(url, sqlite_synchronous)
+        self.node = node
+        """This server's name in the mesas' leases."""
+        self.lease_seconds = lease_seconds
         self._writer = Writer(self.engine)
 
     async def commit(self, changes: Sequence[ch.Change]) -> None:
@@ -344,6 +426,31 @@ class Storage(Database):
         except SQLAlchemyError as exc:
             log.error("could not read mesa %s: %s", code, short_error(exc))
             raise FichaFlowError("server.storage") from None
+
+    def new_lease(self, code: str) -> ch.SetLease:
+        """The lease of a mesa this server is creating (its first token is 1)."""
+        return ch.SetLease(code, self.node, 1, _ms() + int(self.lease_seconds * 1000))
+
+    async def take_mesa(self, code: str) -> tuple[ch.MesaSnapshot, int] | None:
+        """:func:`take_mesa` for this server: ``server.elsewhere`` when another holds the mesa,
+        ``server.storage`` when the database cannot be used."""
+        try:
+            return await self.run(take_mesa, self.engine, code, self.node, self.lease_seconds)
+        except MesaElsewhere:
+            raise FichaFlowError("server.elsewhere") from None
+        except SQLAlchemyError as exc:
+            log.error("could not load mesa %s: %s", code, short_error(exc))
+            raise FichaFlowError("server.storage") from None
+
+    async def renew_leases(self) -> dict[str, int]:
+        return await self.run(renew_leases, self.engine, self.node, self.lease_seconds)
+
+    async def release_leases(self, leases: dict[str, int]) -> None:
+        """Best effort: a lease that cannot be let go runs out by itself."""
+        try:
+            await self.run(release_leases, self.engine, self.node, leases)
+        except SQLAlchemyError as exc:
+            log.warning("could not let go of %d leases: %s", len(leases), short_error(exc))
 
     def close(self) -> None:
         self._writer.close()

@@ -22,6 +22,9 @@ T = TypeVar("T")
 MIGRATIONS = Path(__file__).parent / "migrations"
 CONNECT_TIMEOUT = 5
 """Seconds a new connection to a database server may take before it counts as failed."""
+IDLE_IN_TRANSACTION_MS = 10_000
+"""PostgreSQL ends a transaction of ours left idle this long (none is, unless its server is
+stopped): its locks would hold up every other server."""
 
 
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
@@ -32,13 +35,27 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
         # pre-ping: a connection the database dropped (a restart, an outage) is replaced before
         # use, so the server goes on by itself once the database is back; a connection attempt
         # to a database that does not answer gives up after a few seconds.
-        return create_engine(
+        engine = create_engine(
             url,
             pool_size=8,
             max_overflow=4,
             pool_pre_ping=True,
             connect_args={"connect_timeout": CONNECT_TIMEOUT},
         )
+        if parsed.get_backend_name() == "postgresql":
+
+            @event.listens_for(engine, "connect")
+            def _idle_limit(dbapi_connection: Any, _record: Any) -> None:
+                # A server stopped in the middle of a transaction (paused, cut off) must not
+                # hold its row locks for ever: the database ends such a transaction.
+                cursor = dbapi_connection.cursor()
+                cursor.execute(
+                    f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_MS}"
+                )
+                cursor.close()
+                dbapi_connection.commit()
+
+        return engine
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"check_same_thread": False})

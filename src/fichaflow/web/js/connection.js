@@ -1,6 +1,7 @@
-// One WebSocket to the mesa that comes back by itself: after a reload, a lost network or a
-// restarted server it says hello again with the seat's token, and the server's welcome brings the
-// whole state back.
+// One WebSocket to the mesa that comes back by itself: after a reload, a lost network, a
+// restarted server, or a close with 1012 (the mesa moved to another server: `server.moved`,
+// `server.elsewhere`) it says hello again with the seat's token, and the server's welcome brings
+// the whole state back.
 
 const RETRY_MS = [300, 700, 1500, 3000, 5000];
 const PING_MS = 20000;
@@ -32,7 +33,6 @@ export class MesaConnection {
     const socket = new WebSocket(this.url());
     this.socket = socket;
     socket.addEventListener('open', () => {
-      this.attempt = 0;
       socket.send(JSON.stringify({ type: 'hello', code: this.code, token: this.token }));
     });
     socket.addEventListener('message', (event) => {
@@ -42,7 +42,12 @@ export class MesaConnection {
       } catch {
         return;
       }
-      if (message.type === 'welcome') this.setStatus('open');
+      if (message.type === 'welcome') {
+        // Only a welcome counts as back: a server that opens the socket and then closes it
+        // (1012: the mesa is on another server for now) is asked again later each time.
+        this.attempt = 0;
+        this.setStatus('open');
+      }
       this.onMessage(message);
     });
     socket.addEventListener('close', () => {
