@@ -26,6 +26,7 @@ from fichaflow.review.hand import (
     hand_of,
     review_hand,
 )
+from fichaflow.review.plain import hindsight_sentence, verdict_sentence
 from fichaflow.review.precision import DEFAULT_PRECISION, PRECISIONS
 
 HEAD = "      {move:<14} {points:>14} {win:>7} {hindsight:>14}"
@@ -152,7 +153,12 @@ def decision_lines(decision: DecisionReview, review: HandReview, lang: str) -> l
     played = decision.played_value
     out = [
         t("decision", number=decision.move_number, ends=ends, tiles=tiles),
-        "  " + t("played", move=_move_sentence(played, lang), verdict=_verdict(played, t)),
+        "  " + verdict_sentence(decision.evaluation, played, lang),
+    ]
+    unlike = hindsight_sentence(decision.evaluation, played, lang)
+    if unlike is not None:
+        out.append("  " + unlike)
+    out += [
         HEAD.format(move=t("move"), points=t("points"), win=t("win"), hindsight=t("hindsight")),
     ]
     for rank, value in enumerate(decision.evaluation.moves, 1):
@@ -203,14 +209,6 @@ def _move_words(value: MoveValue, lang: str) -> str:
         return write_move(move)
     t = partial(_text, lang)
     return f"{name(move.tile)} {t(move.end.word)}"
-
-
-def _move_sentence(value: MoveValue, lang: str) -> str:
-    move = value.move
-    t = partial(_text, lang)
-    if move.end is None:
-        return t("played_lead", tile=write_move(move))
-    return t("played_end", tile=name(move.tile), end=t(move.end.word))
 
 
 def _number(x: float) -> str:
