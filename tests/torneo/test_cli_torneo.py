@@ -151,3 +151,15 @@ def test_bad_input_gets_one_spanish_line_and_changes_nothing(spec: Path, tmp_pat
     )
     assert not out.exists()
     assert model.loads(record.read_bytes()).log == []
+
+
+def test_a_director_prints_the_deals_of_a_duplicate_round() -> None:
+    done = run("torneo", "deals", str(EXAMPLES / "duplicado.json"), "1")
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert len(lines) == 3 * 5
+    assert lines[0] == "Ronda 1, reparto 1: sale el asiento 0, con cualquier ficha"
+    assert lines[1] == "  Asiento 0 (lado a): 3-2 3-3 4-1 4-3 5-0 5-4 6-3"  # as the docs say
+    assert lines[5].startswith("Ronda 1, reparto 2: sale el asiento 1")
+    line = refused(run("torneo", "deals", str(EXAMPLES / "liguilla.json"), "1"))
+    assert line == "Error: Este torneo no es duplicado: sus mesas no comparten repartos"

@@ -22,8 +22,10 @@ from rich.table import Table as RichTable
 from fichaflow import i18n
 from fichaflow.cli.app import app, fail, file_error, lang_of
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.tiles import bits, name
 from fichaflow.torneo import model
 from fichaflow.torneo.check import check
+from fichaflow.torneo.duplicate import leader, round_deals
 from fichaflow.torneo.standings import Standing, standings
 
 SEED_BYTES = 32
@@ -265,6 +267,30 @@ def _print_standings(record: model.Torneo, lines: list[Standing], lang: str) -> 
     }
     order = ", ".join(words[k] for k in record.settings.tiebreaks)
     click.echo(t("tiebreaks", lang, order=order))
+
+
+@torneo.command()
+@click.argument("torneo_file", metavar="REGISTRO.json")
+@click.argument("round_number", metavar="RONDA", type=int)
+def deals(torneo_file: str, round_number: int) -> None:
+    """Imprime los repartos de una ronda duplicada, para repartirlos en mesas físicas."""
+    record = _load(torneo_file)
+    try:
+        made = record.round(round_number)
+        if not record.settings.duplicate:
+            raise FichaFlowError("cli.torneo.not_duplicate")
+        if made.seed is None:
+            raise FichaFlowError("cli.torneo.no_seed", round=round_number)
+    except FichaFlowError as exc:
+        fail(exc)
+    lang = lang_of()
+    count = record.settings.duplicate_deals
+    for number, deal in enumerate(round_deals(made.seed, count), 1):
+        click.echo(t("deal", lang, number=number, round=round_number, seat=leader(number)))
+        for seat, hand in enumerate(deal.hands):
+            tiles = " ".join(name(tile) for tile in bits(hand))
+            side = "a" if seat % 2 == 0 else "b"
+            click.echo(t("deal_seat", lang, seat=seat, side=side, tiles=tiles))
 
 
 @torneo.command("standings")
