@@ -20,7 +20,7 @@ from typing import Final
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from fichaflow import i18n
 from fichaflow.anotador import router as anotador
@@ -28,6 +28,7 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
 from fichaflow.http.jobs import JobQueue
 from fichaflow.http.security import API_DOCS_POLICY, SameOrigin, SecurityHeaders
+from fichaflow.http.static import Page, StaticAssets, game_page
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
@@ -38,6 +39,9 @@ from fichaflow.server.storage import Storage
 from fichaflow.storage import migrate
 
 WEB: Final = Path(__file__).parent / "web"
+FIRST_ANSWERS: Final = ("/i18n/es.json", "/api/presets", "/api/bots")
+"""What the game's page asks for before it can draw its first screen (web/js/app.js, start)."""
+GZIP_FROM_BYTES: Final = 1000
 WORKER: Final = WEB / "anotador" / "sw.js"
 
 
@@ -93,8 +97,17 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.service = service
     # Outermost last: every answer, refusals included, carries the security headers.
     origins = (*settings.allowed_origins, *([settings.public_url] if settings.public_url else []))
+    # Pages, modules and JSON go compressed to a browser that asks (about a third of the bytes).
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM_BYTES, compresslevel=6)
     app.add_middleware(SameOrigin, allowed=origins)
     app.add_middleware(SecurityHeaders)
+    game_index = game_page(WEB, FIRST_ANSWERS)
+    catalogues = {lang: Page(i18n.source(lang)) for lang in i18n.LANGUAGES}
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/index.html", include_in_schema=False)
+    async def home(request: Request) -> Response:
+        return game_index.answer(request.headers)
 
     @app.get("/api/docs", include_in_schema=False)
     async def api_docs() -> HTMLResponse:
@@ -108,22 +121,23 @@ def create_app(settings: Settings) -> FastAPI:
         return error_response(exc, {})
 
     @app.get("/i18n/{lang}.json")
-    async def catalogue(lang: str) -> Response:
+    async def catalogue(lang: str, request: Request) -> Response:
         """Every page's words: the one catalogue per language that the server also speaks."""
         if lang not in i18n.LANGUAGES:
             return JSONResponse({"detail": "Not Found"}, status_code=404)
-        return Response(i18n.source(lang), media_type="application/json")
+        return catalogues[lang].answer(request.headers, "application/json")
 
-    worker = offline_worker()
+    worker = Page(offline_worker())
 
     @app.get("/anotador/sw.js", include_in_schema=False)
-    async def anotador_worker() -> Response:
-        """The anotador's service worker (web/anotador/sw.js), never kept by an HTTP cache: the
-        browser compares it with the running one to know of a new version."""
-        return Response(worker, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+    async def anotador_worker(request: Request) -> Response:
+        """The anotador's service worker (web/anotador/sw.js), never kept by an HTTP cache
+        without asking (``no-cache``, with its ETag): the browser compares it with the running
+        one to know of a new version."""
+        return worker.answer(request.headers, "text/javascript")
 
-    app.include_router(game.build_router(service, settings, limits, WEB / "index.html"))
+    app.include_router(game.build_router(service, settings, limits, game_index))
     anotador.install(app, storage, limits)  # its page is web/anotador/
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
-    app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    app.mount("/", StaticAssets(directory=WEB, html=True), name="web")
     return app

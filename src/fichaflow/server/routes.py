@@ -11,17 +11,17 @@ import asyncio
 import contextlib
 import logging
 from functools import partial
-from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from fastapi import APIRouter, Request, WebSocket
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import ErrorAnswer, ErrorRoute, HttpLimits, read_json, shown_code, whole_number
+from fichaflow.http.static import Page
 from fichaflow.server import protocol as p
 from fichaflow.server import wire
 from fichaflow.server.hub import (
@@ -102,7 +102,7 @@ async def read_body(request: Request, model: type[M], what: str) -> M:
 
 
 def build_router(
-    service: TableService, settings: Settings, limits: HttpLimits, index: Path
+    service: TableService, settings: Settings, limits: HttpLimits, index: Page
 ) -> APIRouter:
     """The game's endpoints; ``index`` is the game's page, which a mesa's join link opens."""
     router = APIRouter(route_class=GameRoute)
@@ -191,9 +191,9 @@ def build_router(
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2)
 
-    @router.get("/m/{code}")
-    async def join_link(code: str) -> FileResponse:
-        return FileResponse(index)
+    @router.get("/m/{code}", response_class=HTMLResponse)
+    async def join_link(code: str, request: Request) -> Response:
+        return index.answer(request.headers)
 
     return router
 

@@ -690,9 +690,12 @@ const app = {
 
 async function start() {
   document.body.prepend(tileDefs());
+  // The words, the presets and the bots are asked for at once (the page preloads all three).
+  const offered = Promise.all([api.presets(), api.bots()]);
+  offered.catch(() => {}); // (its failure is handled below, after the words)
   await loadLanguage();
   try {
-    const [presets, bots] = await Promise.all([api.presets(), api.bots()]);
+    const [presets, bots] = await offered;
     state.presets = presets;
     state.bots = bots.bots;
   } catch {

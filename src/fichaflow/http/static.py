@@ -1,0 +1,113 @@
+"""How the browser pages' files are served: how long a browser may keep each, and the game's
+page with its modules announced up front.
+
+* **Caching.** The pages' modules import each other by plain names (``./table.js``), with no
+  version in their addresses, so a browser that kept one for a while could run a new ``app.js``
+  with an old ``table.js`` after an update. Every page, module, stylesheet and catalogue is
+  therefore ``no-cache``: kept, but asked again each time with its ETag, and a file that did not
+  change comes back as a body-less 304. Only the icons, which nothing breaks by being a day old,
+  are kept for a day without asking.
+* **The game's page.** Its modules form a tree (``app.js`` imports ``lobby.js``, which imports
+  ``rules.js``...): a browser finds each level only once the one above has arrived, one round
+  trip per level, before it can draw any text. The page is served with a
+  ``<link rel="modulepreload">`` for every module of the tree (read from the files at start, so a
+  new module needs no edit here) and a preload of the first answers its start needs, so that
+  everything is asked for at once, in parallel with the stylesheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+from os import PathLike, stat_result
+from pathlib import Path
+from typing import Final
+
+from starlette.datastructures import Headers
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+REVALIDATE: Final = "no-cache"
+A_DAY: Final = "public, max-age=86400"
+KEPT_A_DAY: Final = frozenset({".svg", ".png", ".ico"})
+
+IMPORT: Final = re.compile(r"""\bimport\s*(?:[\w*{}\s,]+?\s*from\s*)?['"]([^'"]+)['"]""")
+"""A static ``import … from '…'`` or ``import '…'`` of a module (dynamic imports are not
+followed: they are loaded when needed, on purpose)."""
+
+
+def cache_control(path: str) -> str:
+    return A_DAY if Path(path).suffix.lower() in KEPT_A_DAY else REVALIDATE
+
+
+class StaticAssets(StaticFiles):
+    """Starlette's static files (ETag and Last-Modified, 304 when unchanged), each answer with
+    its :func:`cache_control`."""
+
+    def file_response(
+        self,
+        full_path: PathLike[str] | str,
+        stat_result: stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers.setdefault("Cache-Control", cache_control(str(full_path)))
+        return response
+
+
+def module_tree(root: Path, entry: str) -> list[str]:
+    """The addresses of every module ``entry`` (an address under ``root``, like
+    ``/js/app.js``) imports, directly or not, in the order they are first met."""
+    seen: list[str] = []
+    todo = [entry]
+    while todo:
+        url = todo.pop(0)
+        if url in seen:
+            continue
+        seen.append(url)
+        source = (root / url.lstrip("/")).read_text(encoding="utf-8")
+        for spec in IMPORT.findall(source):
+            if spec.startswith(("./", "../")):
+                todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(url), spec)))
+            elif spec.startswith("/"):
+                todo.append(spec)
+    return seen[1:]
+
+
+class Page:
+    """A page (or a JSON document) built once at start, answered with an ETag (a 304 when the
+    browser already has it) and ``no-cache``."""
+
+    def __init__(self, text: str | bytes) -> None:
+        self.body = text.encode() if isinstance(text, str) else text
+        self.etag = f'"{hashlib.sha256(self.body).hexdigest()[:20]}"'
+
+    def answer(
+        self, headers: Mapping[str, str] | Headers, media_type: str = "text/html"
+    ) -> Response:
+        fresh = {"ETag": self.etag, "Cache-Control": REVALIDATE}
+        if self.etag in headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=fresh)
+        return Response(self.body, media_type=media_type, headers=fresh)
+
+
+def with_preloads(html: str, modules: Iterable[str], fetches: Iterable[str]) -> str:
+    """``html`` with a ``modulepreload`` for each of ``modules`` and a ``preload`` of each of
+    ``fetches`` (answers the page's script asks for with ``fetch``), just before its first
+    module script."""
+    links = [f'<link rel="modulepreload" href="{url}">' for url in modules]
+    links += [f'<link rel="preload" href="{url}" as="fetch" crossorigin>' for url in fetches]
+    at = html.index('<script type="module"')
+    return html[:at] + "\n  ".join([*links, ""]) + html[at:]
+
+
+def game_page(web: Path, fetches: Iterable[str]) -> Page:
+    """The game's page (``web/index.html``) with its module tree and first answers preloaded."""
+    html = (web / "index.html").read_text(encoding="utf-8")
+    entry = re.search(r'<script type="module" src="([^"]+)"', html)
+    modules = module_tree(web, entry.group(1)) if entry else []
+    return Page(with_preloads(html, modules, fetches))

@@ -1,0 +1,131 @@
+"""How a real ``fichaflow serve`` sends the pages (#15): compressed when the browser asks, every
+file with a Cache-Control (kept and revalidated by its ETag; icons kept a day), and the game's
+page naming every module it will import, so the browser asks for them all at once."""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from fichaflow.app import WEB
+from tests.server.kit import ServerProcess
+
+PAGES = ["/", "/index.html", "/m/ABCDEF", "/anotador/", "/repaso/"]
+BIG = ["/js/app.js", "/css/table.css", "/i18n/es.json", "/anotador/app.js", "/repaso/app.js"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("serving")
+    with ServerProcess(f"sqlite:///{Path(folder) / 'serving.sqlite3'}") as process:
+        yield process
+
+
+def static_files() -> list[str]:
+    return sorted(
+        "/" + path.relative_to(WEB).as_posix()
+        for path in WEB.rglob("*")
+        if path.is_file() and path.name != "index.html"
+    )
+
+
+def raw_get(url: str, **headers: str) -> tuple[httpx.Headers, bytes]:
+    """The answer's headers and its body as sent (httpx would decompress it for us)."""
+    with httpx.Client(timeout=10) as client, client.stream("GET", url, headers=headers) as answer:
+        assert answer.status_code == 200, url
+        return answer.headers, b"".join(answer.iter_raw())
+
+
+@pytest.mark.parametrize("path", PAGES + BIG)
+def test_pages_modules_and_words_go_gzipped_when_asked(server: ServerProcess, path: str) -> None:
+    plain = httpx.get(f"{server.url}{path}", headers={"Accept-Encoding": "identity"})
+    assert plain.status_code == 200, path
+    assert "content-encoding" not in plain.headers
+    headers, packed = raw_get(f"{server.url}{path}", **{"Accept-Encoding": "gzip, br"})
+    assert headers["content-encoding"] == "gzip", path
+    assert "accept-encoding" in headers["vary"].lower()
+    body = gzip.decompress(packed)
+    assert body == plain.content
+    assert len(packed) < len(body) / 2, (path, len(packed), len(body))
+    # The pages keep their policy when compressed.
+    assert "script-src 'self';" in headers["content-security-policy"]
+
+
+def test_every_file_says_how_long_it_may_be_kept(server: ServerProcess) -> None:
+    files = static_files()
+    assert len(files) >= 17
+    for path in [*PAGES, "/i18n/es.json", "/i18n/en.json", *files]:
+        answer = httpx.get(f"{server.url}{path}")
+        assert answer.status_code == 200, path
+        kept = answer.headers.get("cache-control")
+        icon = path.endswith(".svg")
+        assert kept == ("public, max-age=86400" if icon else "no-cache"), (path, kept)
+        # Asked again with its ETag, an unchanged file comes back empty.
+        etag = answer.headers.get("etag")
+        assert etag, path
+        again = httpx.get(f"{server.url}{path}", headers={"If-None-Match": etag})
+        assert again.status_code == 304, path
+        assert again.content == b""
+        assert again.headers.get("cache-control") == kept, path
+
+
+def test_the_game_page_preloads_every_module_it_loads(browser: Any, server: ServerProcess) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
+    page = context.new_page()
+    scripts: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            scripts.append(request.url.removeprefix(server.url))
+            if request.resource_type == "script"
+            else None
+        ),
+    )
+    page.goto(f"{server.url}/")
+    page.get_by_label("Tu nombre").wait_for()
+    preloaded = page.locator("link[rel=modulepreload]").evaluate_all(
+        "links => links.map((l) => l.getAttribute('href'))"
+    )
+    first = page.locator("link[rel=preload][as=fetch]").evaluate_all(
+        "links => links.map((l) => l.getAttribute('href'))"
+    )
+    context.close()
+    assert "/js/app.js" in scripts
+    assert set(scripts) - {"/js/app.js"} <= set(preloaded), set(scripts) - set(preloaded)
+    assert "/js/table.js" in preloaded and "/vendor/js-sha256/sha256.min.js" in preloaded
+    assert first == ["/i18n/es.json", "/api/presets", "/api/bots"]
+
+
+SHIFTS = """() => new Promise((done) => {
+  const shifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!entry.hadRecentInput) shifts.push(entry.value);
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+  setTimeout(() => done(shifts.reduce((a, b) => a + b, 0)), 300);
+})"""
+
+
+@pytest.mark.parametrize(
+    ("path", "ready"),
+    [("/", "#host-name"), ("/anotador/", "input[name=player3]"), ("/repaso/", "#analyze")],
+)
+def test_each_page_has_a_description_and_does_not_jump_as_it_fills(
+    browser: Any, server: ServerProcess, path: str, ready: str
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
+    page = context.new_page()
+    page.goto(f"{server.url}{path}")
+    page.locator(ready).wait_for()
+    description = page.locator("meta[name=description]").get_attribute("content")
+    shifted = page.evaluate(SHIFTS)
+    context.close()
+    assert description and len(description) > 40, path
+    # The anotador's chairs appeared after the presets and pushed the form down: 0.106.
+    assert shifted < 0.01, (path, shifted)
