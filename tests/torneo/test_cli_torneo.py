@@ -163,3 +163,38 @@ def test_a_director_prints_the_deals_of_a_duplicate_round() -> None:
     assert lines[5].startswith("Ronda 1, reparto 2: sale el asiento 1")
     line = refused(run("torneo", "deals", str(EXAMPLES / "liguilla.json"), "1"))
     assert line == "Error: Este torneo no es duplicado: sus mesas no comparten repartos"
+
+
+def test_a_public_copy_leaves_out_the_seed_of_the_round_being_played(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text(
+        json.dumps(
+            {"name": "D", "rules": "venezuela", "rounds": 1, "duplicate": 1, "entrants": ["A", "B"]}
+        ),
+        encoding="utf-8",
+    )
+    record = tmp_path / "registro.json"
+    run("torneo", "create", str(spec), "-o", str(record))
+    done = run("torneo", "pair", str(record))
+    promised = done.stdout.splitlines()[-1].rsplit(" ", 1)[1]
+    public = json.loads(run("torneo", "export", str(record), "--public").stdout)
+    assert public["rounds"][0]["commitment"] == promised and "seed" not in public["rounds"][0]
+    private = json.loads(run("torneo", "export", str(record)).stdout)
+    assert len(private["rounds"][0]["seed"]) == 64
+
+
+def test_the_individual_format_names_both_partners(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    players = ["Ana", "Beto", "Carla", "Dani"]
+    data = {
+        "name": "I",
+        "rules": "venezuela",
+        "rounds": 3,
+        "format": "individual",
+        "entrants": players,
+    }
+    spec.write_text(json.dumps(data), encoding="utf-8")
+    record = tmp_path / "registro.json"
+    run("torneo", "create", str(spec), "-o", str(record))
+    done = run("--lang", "en", "torneo", "pair", str(record))
+    assert done.stdout.splitlines()[1] == "Table 1: Ana and Dani against Beto and Carla"

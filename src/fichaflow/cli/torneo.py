@@ -66,8 +66,12 @@ def _now(at: str | None) -> str:
     return at or datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _side_names(torneo: model.Torneo, side: model.Side) -> str:
-    return " y ".join(torneo.entrant(e).name for e in side)
+def _side_names(torneo: model.Torneo, side: model.Side, lang: str) -> str:
+    """A side of a table by its names: a pair's name, or two players'."""
+    names = [torneo.entrant(e).name for e in side]
+    if len(names) == 1:
+        return names[0]
+    return i18n.text("torneo.partners", lang, first=names[0], second=names[1])
 
 
 @app.group()
@@ -107,7 +111,7 @@ def pair(torneo_file: str) -> None:
     lang = lang_of()
     click.echo(t("round", lang, number=made.number, tables=len(made.tables)))
     for table in made.tables:
-        a, b = _side_names(record, table.a), _side_names(record, table.b)
+        a, b = _side_names(record, table.a, lang), _side_names(record, table.b, lang)
         click.echo(t("table", lang, table=table.number, a=a, b=b))
     for bye in made.byes:
         click.echo(t("bye", lang, name=record.entrant(bye).name))
@@ -291,6 +295,15 @@ def deals(torneo_file: str, round_number: int) -> None:
             tiles = " ".join(name(tile) for tile in bits(hand))
             side = "a" if seat % 2 == 0 else "b"
             click.echo(t("deal_seat", lang, seat=seat, side=side, tiles=tiles))
+
+
+@torneo.command()
+@click.argument("torneo_file", metavar="REGISTRO.json")
+@click.option("--public", is_flag=True, help="Sin las semillas de las rondas que se están jugando.")
+def export(torneo_file: str, public: bool) -> None:
+    """Imprime el registro en JSON; con --public, listo para publicar durante el torneo."""
+    record = _load(torneo_file)
+    click.echo(model.dumps(record, public=public), nl=False)
 
 
 @torneo.command("standings")
