@@ -164,7 +164,7 @@ def test_a_record_from_a_file_shows_the_thrown_away_domino(
 
 @pytest.mark.slow  # a whole hand reviewed; tests/review/test_plain.py holds the words quickly
 def test_a_decision_in_plain_words_and_when_the_real_hands_disagree(
-    browser: Any, server: ServerProcess, tmp_path: Path
+    browser: Any, server: ServerProcess, tmp_path: Path, shots: Path
 ) -> None:
     """After the move, the decision says what it won or lost in tantos against the best one and,
     where the real hands disagree with that verdict, says so: bad luck is not a mistake."""
@@ -205,6 +205,7 @@ def test_a_decision_in_plain_words_and_when_the_real_hands_disagree(
         expect(hindsight).to_have_text(decision["plain"]["hindsight"]["es"])
         expect(hindsight).to_contain_text("Con las fichas que de verdad había")
         expect(hindsight).to_contain_text(re.compile(r"mala suerte, no fue un error|salía bien"))
+        page.screenshot(path=str(shots / "repaso-en-palabras.png"), full_page=True)
     # In English too.
     page.locator("#lang").click()
     expect(box.locator(".plain-hindsight")).to_have_text(disagreeing["plain"]["hindsight"]["en"])
