@@ -404,3 +404,51 @@ def is_spanish_error(message: dict[str, Any], code: str) -> bool:
         and message["message"] != message["message_en"]
         and len(message["message"]) > 10
     )
+
+
+# -- the moves as stored, and turns played by whoever is to move ----------------------------
+
+
+def stored_moves(url: str, code: str) -> list[tuple[int, int, str]]:
+    """(hand, number, notation) of every stored move of the mesa's first partida, in order."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                text(
+                    "SELECT hand, number, notation FROM moves WHERE mesa = :code AND partida = 1 "
+                    "ORDER BY hand, number"
+                ),
+                {"code": code},
+            ).all()
+    finally:
+        engine.dispose()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def contiguous(moves: list[tuple[int, int, str]]) -> bool:
+    """Each hand's moves are numbered 1, 2, 3… with no gap."""
+    hands: dict[int, list[int]] = {}
+    for hand, number, _ in moves:
+        hands.setdefault(hand, []).append(number)
+    return all(numbers == list(range(1, len(numbers) + 1)) for numbers in hands.values())
+
+
+def last_seq(client: Client) -> int:
+    return max((m["seq"] for m in client.log if "seq" in m), default=0)
+
+
+def history(client: Client) -> list[Any]:
+    view = client.last_view()
+    assert view is not None
+    return list(view["history"])
+
+
+async def play_turn(clients: list[Client]) -> None:
+    """The client whose turn it is plays its first legal move; wait until everyone is told."""
+    mover = next(c for c in clients if (v := c.last_view()) and v["turn"] == c.seat and v["legal"])
+    view = mover.last_view()
+    assert view is not None
+    before = [last_seq(c) for c in clients]
+    await mover.send({"type": "play", "move": view["legal"][0]})
+    await until(lambda: all(last_seq(c) > b for c, b in zip(clients, before, strict=True)))

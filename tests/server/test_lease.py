@@ -19,12 +19,16 @@ from tests.server.kit import (
     TEST_SEED,
     Client,
     ServerProcess,
+    contiguous,
     create_mesa,
+    history,
     join,
+    last_seq,
+    play_turn,
     postgres_database,
+    stored_moves,
     until,
 )
-from tests.server.test_outage import contiguous, history, last_seq, play_turn, stored_moves
 
 LEASE = "2"  # seconds: the test waits for one to run out
 
