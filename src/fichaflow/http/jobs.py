@@ -59,6 +59,9 @@ CLAIM_AFTER_SECONDS: Final = 5.0
 its machine was lost). A bot's move takes a fraction of a second."""
 RESEND_AFTER_SECONDS: Final = 30.0
 """A server sends a job again if no answer came in this long."""
+FORGET_AFTER_SECONDS: Final = 600
+"""A consumer of the group silent this long with no job held is a worker gone: the next worker
+to start removes its name (a live one reads every second)."""
 MAX_DELIVERIES: Final = 3
 """A job whose workers were lost this many times (it may be what kills them) is answered with
 an error instead of being done again."""
@@ -125,6 +128,7 @@ class JobQueue:
         self.reachable = True
         """False from the first failed read of Redis until the first good one."""
         self._resend = False  # a send failed: the reader sends every job again
+        self._closing = False
 
     def start(self) -> None:
         """Start reading answers (needs the running event loop; Redis need not be up)."""
@@ -136,9 +140,11 @@ class JobQueue:
 
     async def close(self) -> None:
         if self._reader is not None:
+            # (redis-py may swallow a cancel that lands in a blocking read: the loop also stops
+            # at its next turn, within a read's block)
+            self._closing = True
             self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+            await asyncio.wait([self._reader], timeout=BLOCK_SECONDS + 5)
             self._reader = None
         if self._redis is not None:
             with contextlib.suppress(RedisError, OSError):
@@ -204,7 +210,7 @@ class JobQueue:
         assert self._redis is not None
         last = "0-0"
         waits = _backoff()
-        while True:
+        while not self._closing:
             try:
                 found: Any = await self._redis.xread(
                     {self.replies: last}, count=100, block=int(BLOCK_SECONDS * 1000)
@@ -371,6 +377,10 @@ class Worker:
             if "BUSYGROUP" not in str(exc):
                 raise
         self.redis.xgroup_createconsumer(self.stream, GROUP, self.name)
+        consumers: Any = self.redis.xinfo_consumers(self.stream, GROUP)
+        for consumer in consumers:  # the names of workers long gone, holding nothing
+            if consumer["pending"] == 0 and consumer["idle"] > FORGET_AFTER_SECONDS * 1000:
+                self.redis.xgroup_delconsumer(self.stream, GROUP, consumer["name"])
 
     def step(self) -> None:
         """Do at most one job: a silent worker's first, else the next new one."""
