@@ -150,7 +150,16 @@ def test_bad_input_gets_one_spanish_line_and_changes_nothing(spec: Path, tmp_pat
         "el reglamento «tres» no es de parejas"
     )
     assert not out.exists()
+    nowhere = tmp_path / "no-existe" / "registro.json"
+    line = refused(run("torneo", "create", str(spec), "-o", str(nowhere)))
+    assert line == f"Error: No existe el archivo {nowhere}"
     assert model.loads(record.read_bytes()).log == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "malo.json",
+        "registro.json",
+        "roto.json",
+        "spec.json",
+    ]
 
 
 def test_a_director_prints_the_deals_of_a_duplicate_round() -> None:

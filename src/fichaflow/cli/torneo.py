@@ -54,11 +54,15 @@ def _write(path: str, torneo: model.Torneo) -> None:
     target = Path(path)
     text = model.dumps(torneo)
     try:
-        handle, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=".torneo-")
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".torneo-")
+    except OSError as exc:
+        fail(file_error(path, exc))
+    try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(temporary, target)
     except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
         fail(file_error(path, exc))
 
 

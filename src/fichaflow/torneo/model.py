@@ -90,8 +90,8 @@ class Settings:
     """Dominó duplicado: how many deals every table of a round plays (0: not duplicate)."""
     tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
     forfeit_points: int = 0
-    """The points for the side that shows up (and for a bye); 0 in a loaded torneo means the
-    rules' target."""
+    """The points for the side that shows up when the other does not, and for a bye (the rules'
+    target unless the organizer says otherwise)."""
 
     @property
     def duplicate(self) -> bool:
