@@ -135,6 +135,12 @@ def test_install_the_service_worker_serves_the_anotador_offline(
     page.locator("#entry-save").click()
     expect(total1).to_have_text("18")
 
+    # A mirón's page, seen once with the network.
+    watch = httpx.get(f"{base}/api/anotador/mesas/{code}").json()["watch"]
+    watcher = context.new_page()
+    watcher.goto(f"{base}/anotador/?ver={watch}")
+    expect(watcher.get_by_test_id("total-1")).to_have_text("18")
+
     # No network at all, and the page opened again: it is there, with its sheet and its words.
     context.set_offline(True)
     page.reload()
@@ -151,6 +157,12 @@ def test_install_the_service_worker_serves_the_anotador_offline(
     expect(pending).to_have_count(1)
     expect(pending).to_contain_text("Pendiente")
     page.screenshot(path=str(shots / "anotador-instalado-sin-red.png"))
+
+    # The mirón's page too, with the sheet it last saw, saying it is offline.
+    watcher.reload()
+    expect(watcher.get_by_test_id("total-1")).to_have_text("18")
+    expect(watcher.locator("#net")).to_have_text("Solo mirar · Sin red")
+    watcher.close()
 
     # The start page, never opened without network before, opens too and leads to the mesa.
     page.goto(f"{base}/anotador/")

@@ -309,7 +309,8 @@ function render() {
   $("btn-undo").disabled = !s.can_undo;
   $("net").hidden = !offline && !watch;
   $("net").className = `chip${offline ? " offline" : ""}`;
-  $("net").textContent = watch ? t("readonly") : offline ? t("offline") : t("online");
+  $("net").textContent = watch ? [t("readonly"), offline ? t("offline") : null].filter(Boolean).join(" · ")
+    : offline ? t("offline") : t("online");
 }
 
 // The sheet as the server last sent it, kept in the browser: with the outbox (the entries not yet
@@ -380,15 +381,20 @@ async function showSheet() {
 async function follow() {
   // Mirones: long polling; each answer comes when the sheet changes (or after a while).
   let version = -1;
+  const kept = `fichaflow-anotador-watch-${watch}`;
   for (;;) {
     try {
       const after = version < 0 ? "" : `&after=${version}`;
       payload = await getJSON(`/api/anotador/watch/${encodeURIComponent(watch)}?lang=${lang}${after}`);
       version = payload.version;
       offline = false;
+      try { localStorage.setItem(kept, JSON.stringify(payload)); } catch { /* only the copy */ }
       render();
     } catch {
       offline = true;
+      // No network: the sheet as it was last seen here, marked offline, until it comes back.
+      if (!payload && localStorage.getItem(kept)) payload = JSON.parse(localStorage.getItem(kept));
+      if (payload) render();
       await new Promise((resolve) => setTimeout(resolve, 3000));
     }
   }
