@@ -256,7 +256,9 @@ def _print_standings(record: model.Torneo, lines: list[Standing], lang: str) -> 
             str(s.position),
             record.entrant(line.entrant).name,
             *(str(v) for v in (line.played, line.won, line.lost)),
-            *(str(v) for v in (line.points_for, line.points_against, line.diff)),
+            str(line.points_for),
+            str(line.points_against),
+            f"{line.diff:+d}",
         ]
         if record.settings.duplicate:
             row += [
