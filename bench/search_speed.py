@@ -1,11 +1,11 @@
 """Search engine speed against the ``dominoes`` package (PyPI), side by side in one run.
 
 Both play whole 4-player partnership hands by uniformly random legal moves, the cochina led,
-dealing included: the package through ``Game.new`` and its ``random`` player, ours by shuffling
-28 tiles and a search-engine playout. Rounds alternate the two engines so that the machine's noise
-falls on both, and each figure is timed on the process's CPU clock, not the wall clock; the
-script prints each round and the medians and their ratio. It also gives our
-playouts without the dealing, and the rules engine, for reference.
+dealing included: the package through ``Game.new`` and its ``random`` player, ours through the
+search engine's own deal (``search.dealer.random_deal``) and a playout. Rounds alternate the two
+engines so that the machine's noise falls on both, and each figure is timed on the process's CPU
+clock, not the wall clock; the script prints each round and the medians and their ratio. It also
+gives our playouts without the dealing, and the rules engine, for reference.
 
     pip install -e '.[bench]'
     python bench/search_speed.py --rounds 7 --seconds 2
@@ -25,6 +25,7 @@ import dominoes
 
 from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import COCHINA
+from fichaflow.search.dealer import holder, random_deal
 from fichaflow.search.engine import FastHand
 from fichaflow.search.speed import deals, rules_rate, search_rate
 
@@ -50,19 +51,12 @@ def dominoes_hand() -> None:
 
 
 def ours(rand: Callable[[], float]) -> Callable[[], None]:
-    """One hand of ours: a Fisher-Yates deal, lead the cochina, a random playout."""
-    tiles = list(range(28))
+    """One hand of ours: the search engine's deal, lead the cochina, a random playout."""
     fast = FastHand([0, 0, 0, 0])
 
     def hand() -> None:
-        for i in range(27, 0, -1):
-            j = int(rand() * (i + 1))
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        hands = [0, 0, 0, 0]
-        for i, t in enumerate(tiles):
-            hands[i // 7] |= 1 << t
-        leader = next(s for s in range(4) if hands[s] >> COCHINA & 1)
-        fast.reset(hands, (), leader, COCHINA)
+        hands, stock = random_deal(rand, 4)
+        fast.reset(hands, stock, holder(hands, COCHINA), COCHINA)
         fast.playout(rand)
 
     return hand

@@ -15,6 +15,7 @@ lower). Make/undo writes into preallocated lists, so searching creates no object
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import trunc  # of a number >= 0, what int() gives, for much less than a call to int
 from typing import Final, NamedTuple
 
 from fichaflow.core.hand import Hand, Move
@@ -26,6 +27,8 @@ from fichaflow.search.tables import (
     HALF_BITS,
     HI,
     KEEPS_OPEN,
+    LAID,
+    LAID_ON_ONE,
     LO,
     LOW_MASK,
     NEXT,
@@ -129,7 +132,7 @@ class FastHand:
         """Start again from a new deal, reusing this object's memory."""
         self.seats = len(hands)
         self.hands = list(hands)
-        self.pips = [PIPS_LOW[h & LOW_MASK] + PIPS_HIGH[h >> HALF_BITS] for h in hands]
+        self.pips = list(_pips_of(hands))
         self.stock = list(stock)
         self.stock_pos = 0
         self.leader = leader
@@ -347,7 +350,7 @@ class FastHand:
         out = self.out
         leader = self.leader
         run_from, run_passes = self.run_from, self.run_passes
-        redondos = self.pase_redondo.copy()
+        redondos = self.pase_redondo  # copied before it grows
         passed_salida = self.salida_pasada
         # The in-play rules of core.inplay, as tables built from them (see search.tables).
         salida_pasada_at = SALIDA_PASADA_OFF[n][leader]
@@ -355,7 +358,8 @@ class FastHand:
         if left < 0:
             hand = hands[turn]
             mask = hand if self.forced_lead < 0 else hand & (1 << self.forced_lead)
-            tile = _pick(mask, rand, greedy)
+            # One tile to lead (a forced salida): no choice, no random number, as below.
+            tile = _pick(mask, rand, greedy) if mask & (mask - 1) else mask.bit_length() - 1
             bit = 1 << tile
             hands[turn] = hand ^ bit
             out ^= bit
@@ -364,38 +368,45 @@ class FastHand:
                 trace.append(tile * 2)
             run_from, run_passes = turn, 0
             turn = after[turn]
+        ends = left * 7 + right  # the open ends as one index into the tables
+        # The tables as locals: the loop below reads them several times per move.
+        fit_pair, keeps_open, laid, laid_on_one = SUIT_PAIR, KEEPS_OPEN, LAID, LAID_ON_ONE
+        tracing = trace is not None
         while True:
             hand = hands[turn]
-            fits = SUIT_PAIR[left * 7 + right]
+            fits = fit_pair[ends]
             mask = hand & fits
             if not mask:
-                while stock_pos < stock_len:
-                    tile = stock[stock_pos]
-                    stock_pos += 1
-                    hand |= 1 << tile
-                    if trace is not None:
-                        trace.append(DRAW)
-                    if fits >> tile & 1:
-                        mask = 1 << tile
-                        break
-                hands[turn] = hand
+                if stock_pos < stock_len:
+                    while stock_pos < stock_len:
+                        tile = stock[stock_pos]
+                        stock_pos += 1
+                        hand |= 1 << tile
+                        if tracing:
+                            trace.append(DRAW)  # type: ignore[union-attr]
+                        if fits >> tile & 1:
+                            mask = 1 << tile
+                            break
+                    hands[turn] = hand
                 if not mask:
-                    if trace is not None:
-                        trace.append(PASS)
+                    if tracing:
+                        trace.append(PASS)  # type: ignore[union-attr]
                     salida = salida_pasada_at[turn]
                     if salida and salida >> out.bit_count() & 1:
                         passed_salida = True
                     run_passes += 1
                     if pase_redondo_at[run_from + 1] >> run_passes & 1:
-                        redondos.append(run_from)
+                        redondos = [*redondos, run_from]
                     turn = after[turn]
                     continue
-            if mask & (mask - 1):
+            # A count is a small int, which Python shares; each operation on a tile set makes one.
+            count = mask.bit_count()
+            if count > 1:
                 if greedy and rand() < greedy:
                     tile = heaviest(mask)
                     bit = 1 << tile
                 else:
-                    k = int(rand() * mask.bit_count())
+                    k = trunc(rand() * count)
                     while k:
                         mask &= mask - 1
                         k -= 1
@@ -407,24 +418,27 @@ class FastHand:
             hand ^= bit
             hands[turn] = hand
             if not hand:
-                if trace is not None:
-                    trace.append(tile * 2 + int(not SUIT[left] & bit))
+                if tracing:
+                    side = 0 if laid[(tile * 49 + ends) * 2] >= 0 else 1
+                    trace.append(tile * 2 + side)  # type: ignore[union-attr]
                 return _new_key(EndKey, (
                     DOMINO, turn, _pips_of(hands), leader,
-                    CAPICUA_TILES[left * 7 + right] >> tile & 1 == 1,
+                    CAPICUA_TILES[ends] >> tile & 1 == 1,
                     CHUCHAZO_TILES >> tile & 1 == 1,
                     tuple(redondos), passed_salida,
                 ))  # fmt: skip
             out ^= bit
-            if SUIT[left] & bit and not (SUIT[right] & bit and rand() < 0.5):
-                left = OTHER[tile * 7 + left]
-                if trace is not None:
-                    trace.append(tile * 2)
-            else:
-                right = OTHER[tile * 7 + right]
-                if trace is not None:
-                    trace.append(tile * 2 + 1)
-            if not out & KEEPS_OPEN[left * 7 + right]:
+            # The one end the tile fits, or a coin (heads: the right end) when it fits both.
+            at = tile * 49 + ends
+            ends = laid_on_one[at]
+            if ends < 0:
+                side = rand() < 0.5
+                ends = laid[at * 2 + side]
+                if tracing:
+                    trace.append(tile * 2 + side)  # type: ignore[union-attr]
+            elif tracing:
+                trace.append(tile * 2 + (laid[at * 2] < 0))  # type: ignore[union-attr]
+            if not out & keeps_open[ends]:
                 return _new_key(EndKey, (
                     TRANQUE, turn, _pips_of(hands), leader, False, False,
                     tuple(redondos), passed_salida,
@@ -435,15 +449,24 @@ class FastHand:
 
 
 def _pips_of(hands: list[int]) -> tuple[int, ...]:
-    """The pips each seat holds."""
-    return tuple([PIPS_LOW[h & LOW_MASK] + PIPS_HIGH[h >> HALF_BITS] for h in hands])
+    """The pips each seat holds (four seats written out: a comprehension costs a call)."""
+    low, high = PIPS_LOW, PIPS_HIGH
+    if len(hands) == 4:
+        a, b, c, d = hands
+        return (
+            low[a & LOW_MASK] + high[a >> HALF_BITS],
+            low[b & LOW_MASK] + high[b >> HALF_BITS],
+            low[c & LOW_MASK] + high[c >> HALF_BITS],
+            low[d & LOW_MASK] + high[d >> HALF_BITS],
+        )
+    return tuple([low[h & LOW_MASK] + high[h >> HALF_BITS] for h in hands])
 
 
 def _pick(mask: int, rand: Callable[[], float], greedy: float) -> int:
     """A tile of a non-empty set: the heaviest with probability ``greedy``, else any."""
     if greedy and rand() < greedy:
         return heaviest(mask)
-    k = int(rand() * mask.bit_count())
+    k = trunc(rand() * mask.bit_count())
     while k:
         mask &= mask - 1
         k -= 1

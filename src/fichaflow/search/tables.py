@@ -23,6 +23,25 @@ OTHER: Final[tuple[int, ...]] = tuple(
 HI: Final[tuple[int, ...]] = tuple(a for a, _ in HALVES)
 LO: Final[tuple[int, ...]] = tuple(b for _, b in HALVES)
 
+LAID: Final[tuple[int, ...]] = tuple(
+    (OTHER[t * 7 + left] * 7 + right if side == 0 else left * 7 + OTHER[t * 7 + right])
+    if OTHER[t * 7 + (right if side else left)] >= 0
+    else -1
+    for t in range(NUM_TILES)
+    for left in range(7)
+    for right in range(7)
+    for side in range(2)
+)
+"""``LAID[(tile * 49 + left * 7 + right) * 2 + side]``: the open ends, as ``left * 7 + right``,
+once ``tile`` is laid on the ``side`` end (0 left, 1 right); -1 when it does not fit there."""
+
+LAID_ON_ONE: Final[tuple[int, ...]] = tuple(
+    -1 if LAID[at * 2] >= 0 and LAID[at * 2 + 1] >= 0 else max(LAID[at * 2], LAID[at * 2 + 1])
+    for at in range(NUM_TILES * 49)
+)
+"""``LAID_ON_ONE[tile * 49 + left * 7 + right]``: the open ends once ``tile`` is laid on the one end
+it fits; -1 when it fits both (the player chooses) or neither."""
+
 HALF_BITS: Final = 14
 
 
