@@ -2,7 +2,8 @@
 worker processes fed through Redis. A bot-filled partida plays to the end and its record
 verifies; a review is done by a worker, the server starting no process of its own; a worker killed
 in the middle of a thought has its move taken up by another; a Redis restarted empty in the
-middle of a partida only pauses it; a worker's processes end with it."""
+middle of a partida only pauses it; a worker replaces a lost process, and its processes end
+with it."""
 
 from __future__ import annotations
 
@@ -197,10 +198,14 @@ def test_a_partida_finishes_by_itself_after_redis_restarts_empty(tmp_path: Path)
         redis.stop()
 
 
-@pytest.mark.slow  # a Redis and a worker of two processes started for it: about 5 s
-def test_a_workers_processes_end_when_it_is_killed() -> None:
+@pytest.mark.slow  # a Redis and a worker of two processes started for it: about 8 s
+def test_a_worker_replaces_a_lost_process_and_leaves_none_when_killed() -> None:
     with RedisServer() as redis, WorkerProcess(redis.url, processes=2) as worker:
-        worker.start(redis.client())
+        client = redis.client()
+        worker.start(client)
+        lost, kept = sorted(worker.reading(client))
+        os.kill(lost, signal.SIGKILL)
+        wait_for(lambda: len(worker.reading(client) - {lost, kept}) == 1, 60, "a new process reads")
         processes = worker.children()
         assert len(processes) >= 2
         assert worker.process is not None

@@ -283,13 +283,15 @@ def run_workers(
     children = [start() for _ in range(processes)]
     try:
         while not stopping:
+            pause = 0.2
             for index, child in enumerate(children):
                 if not child.is_alive():
                     log.warning(
                         "worker process %s ended (%s); starting another", child.pid, child.exitcode
                     )
                     children[index] = start()
-            time.sleep(0.2)
+                    pause = 1.0  # one that keeps failing is started once a second, no faster
+            time.sleep(pause)
     except KeyboardInterrupt:
         pass
     finally:
