@@ -1006,9 +1006,10 @@ class MesaFuzz:
         assert self.observer is not None
         seq = before["mesa"]["seq"]
         bots = {s["seat"] for s in before["mesa"]["seats"] if s["kind"] == "bot"}
+        told = ("mesa", "mirones", "partida_end", "hand_start")  # what follows an action
         for message in self.observer.log:
             kind = message["type"]
-            if message.get("seq", -1) <= seq or kind in ("mesa", "partida_end", "hand_start"):
+            if message.get("seq", -1) <= seq or kind in told:
                 continue
             if kind in ("move", "hand_end") and message["move"]["seat"] in bots:
                 continue
