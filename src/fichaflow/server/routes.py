@@ -20,8 +20,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.rules import Mode
 from fichaflow.http import ErrorAnswer, ErrorRoute, HttpLimits, read_json, shown_code, whole_number
 from fichaflow.http.static import Page
+from fichaflow.ratings.bots import bot_ratings
 from fichaflow.server import protocol as p
 from fichaflow.server import wire
 from fichaflow.server.hub import (
@@ -58,6 +60,13 @@ REFUSALS: Final = {
     429: "Too many from this address; see Retry-After",
     503: "The database could not be used: nothing changed, try again",
 }
+
+
+def offered_ratings() -> dict[str, dict[str, int]]:
+    """The offered bots' fixed ratings per mode (a bot not measured in a mode is left out)."""
+    return {
+        str(mode): {b: r for b, r in bot_ratings(mode).items() if b in PLAYER_BOTS} for mode in Mode
+    }
 
 
 def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -113,7 +122,7 @@ def build_router(
 
     @router.get("/api/bots")
     async def bots_offered() -> wire.BotsOffered:
-        return {"bots": list(PLAYER_BOTS)}
+        return {"bots": list(PLAYER_BOTS), "ratings": offered_ratings()}
 
     @router.get("/api/presets")
     async def presets() -> PresetsAnswer:

@@ -273,6 +273,8 @@ class Health(TypedDict):
 
 class BotsOffered(TypedDict):
     bots: list[str]
+    ratings: dict[str, dict[str, int]]
+    """Each offered bot's fixed rating, mode by mode, where it was measured (docs/ratings.md)."""
 
 
 class CreatedMesa(TypedDict):
