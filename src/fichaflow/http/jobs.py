@@ -161,12 +161,16 @@ class JobQueue:
         self._jobs[name] = job
         try:
             await self._send(name, job)
+            told = False
             while True:
                 with contextlib.suppress(TimeoutError):
                     return await asyncio.wait_for(asyncio.shield(job.answer), self.resend_after)
                 if not await self._waiting(job):
                     log.warning("job %s: lost after %.0f s; sent again", name, self.resend_after)
                     await self._send(name, job)
+                elif not told:  # once a job: is any fichaflow worker running?
+                    log.warning("job %s: no worker has answered in %.0f s", name, self.resend_after)
+                    told = True
         finally:
             del self._jobs[name]
             if job.entry is not None and not job.answer.done():  # nobody need do it any more
