@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -28,7 +27,7 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
 from fichaflow.http.jobs import JobQueue
 from fichaflow.http.security import API_DOCS_POLICY, SameOrigin, SecurityHeaders
-from fichaflow.http.static import Page, StaticAssets, game_page
+from fichaflow.http.static import VERSIONED, Page, StaticAssets, game_page, version_of
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
@@ -49,12 +48,8 @@ def offline_worker() -> str:
     """The anotador's service worker with its version written in: a digest of every file the
     server serves to pages (the web folder and both catalogues), so that any change to them is a
     new worker, which the browser installs and the page offers to the player."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in WEB.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(WEB).as_posix().encode() + b"\0" + path.read_bytes())
-    for lang in i18n.LANGUAGES:
-        digest.update(i18n.source(lang))
-    return WORKER.read_text(encoding="utf-8").replace("__VERSION__", digest.hexdigest()[:16])
+    version = version_of(WEB, [i18n.source(lang) for lang in i18n.LANGUAGES])
+    return WORKER.read_text(encoding="utf-8").replace("__VERSION__", version[:16])
 
 
 def calm_garbage_collector() -> None:
@@ -101,7 +96,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM_BYTES, compresslevel=6)
     app.add_middleware(SameOrigin, allowed=origins)
     app.add_middleware(SecurityHeaders)
-    game_index = game_page(WEB, FIRST_ANSWERS)
+    version = version_of(WEB)[:16]
+    game_index = game_page(WEB, version, FIRST_ANSWERS)
     catalogues = {lang: Page(i18n.source(lang)) for lang in i18n.LANGUAGES}
 
     @app.get("/", include_in_schema=False)
@@ -139,5 +135,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(game.build_router(service, settings, limits, game_index))
     anotador.install(app, storage, limits)  # its page is web/anotador/
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
+    # The game's page loads its files from here (kept for good: a change is a new version).
+    app.mount(VERSIONED.format(version=version), StaticAssets(directory=WEB, versioned=True))
     app.mount("/", StaticAssets(directory=WEB, html=True), name="web")
     return app

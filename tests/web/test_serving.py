@@ -5,6 +5,7 @@ page naming every module it will import, so the browser asks for them all at onc
 from __future__ import annotations
 
 import gzip
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -95,10 +96,33 @@ def test_the_game_page_preloads_every_module_it_loads(browser: Any, server: Serv
         "links => links.map((l) => l.getAttribute('href'))"
     )
     context.close()
-    assert "/js/app.js" in scripts
-    assert set(scripts) - {"/js/app.js"} <= set(preloaded), set(scripts) - set(preloaded)
-    assert "/js/table.js" in preloaded and "/vendor/js-sha256/sha256.min.js" in preloaded
+    # Every module comes from one version of the files, and all but the first were preloaded.
+    entry = [url for url in scripts if url.endswith("/js/app.js")]
+    version = re.fullmatch(r"(/v/[0-9a-f]{16})/js/app\.js", entry[0]) if entry else None
+    assert version, scripts
+    assert all(url.startswith(version[1]) for url in scripts), scripts
+    others = set(scripts) - set(entry)
+    assert others <= set(preloaded), others - set(preloaded)
+    assert {f"{version[1]}/js/table.js", f"{version[1]}/vendor/js-sha256/sha256.min.js"} <= set(
+        preloaded
+    )
     assert first == ["/i18n/es.json", "/api/presets", "/api/bots"]
+
+
+def test_the_game_files_are_versioned_and_kept_for_good(server: ServerProcess) -> None:
+    page = httpx.get(f"{server.url}/").text
+    found = re.search(r'<link rel="stylesheet" href="(/v/[0-9a-f]{16})/css/table\.css">', page)
+    assert found, page
+    version = found[1]
+    assert f'<script type="module" src="{version}/js/app.js">' in page
+    for path in ["/css/table.css", "/js/app.js", "/js/table.js", "/vendor/js-sha256/sha256.min.js"]:
+        kept = httpx.get(f"{server.url}{version}{path}")
+        plain = httpx.get(f"{server.url}{path}")
+        assert kept.status_code == 200 and kept.content == plain.content, path
+        assert kept.headers["cache-control"] == "public, max-age=31536000, immutable", path
+        assert plain.headers["cache-control"] == "no-cache", path
+    # Another version's addresses are not served: a changed file is never mixed with old ones.
+    assert httpx.get(f"{server.url}/v/0123456789abcdef/js/app.js").status_code == 404
 
 
 SHIFTS = """() => new Promise((done) => {

@@ -1,12 +1,16 @@
 """How the browser pages' files are served: how long a browser may keep each, and the game's
 page with its modules announced up front.
 
-* **Caching.** The pages' modules import each other by plain names (``./table.js``), with no
-  version in their addresses, so a browser that kept one for a while could run a new ``app.js``
-  with an old ``table.js`` after an update. Every page, module, stylesheet and catalogue is
-  therefore ``no-cache``: kept, but asked again each time with its ETag, and a file that did not
-  change comes back as a body-less 304. Only the icons, which nothing breaks by being a day old,
-  are kept for a day without asking.
+* **Caching.** The pages' modules import each other by plain names (``./table.js``), so a
+  browser that kept one for a while under its plain address could run a new ``app.js`` with an
+  old ``table.js`` after an update. Files under their plain address are therefore ``no-cache``:
+  kept, but asked again each time with their ETag (a file that did not change comes back as a
+  body-less 304). Only the icons, which nothing breaks by being a day old, are kept a day.
+* **The game's files, versioned.** The game's page loads its stylesheet and modules from
+  ``/v/VERSION/…``, where VERSION is a digest of every file of the web folder: the same files,
+  kept for a year without asking (``immutable``). Modules import each other relatively, so the
+  whole tree stays under one version; any change to any file is a new VERSION, a new set of
+  addresses, and nothing old is mixed with anything new. A reload asks only for the page.
 * **The game's page.** Its modules form a tree (``app.js`` imports ``lobby.js``, which imports
   ``rules.js``...): a browser finds each level only once the one above has arrived, one round
   trip per level, before it can draw any text. The page is served with a
@@ -32,6 +36,9 @@ from starlette.types import Scope
 
 REVALIDATE: Final = "no-cache"
 A_DAY: Final = "public, max-age=86400"
+FOREVER: Final = "public, max-age=31536000, immutable"
+VERSIONED: Final = "/v/{version}"
+"""Where the game's page finds its versioned files (:func:`game_page`)."""
 KEPT_A_DAY: Final = frozenset({".svg", ".png", ".ico"})
 
 IMPORT: Final = re.compile(r"""\bimport\s*(?:[\w*{}\s,]+?\s*from\s*)?['"]([^'"]+)['"]""")
@@ -43,9 +50,24 @@ def cache_control(path: str) -> str:
     return A_DAY if Path(path).suffix.lower() in KEPT_A_DAY else REVALIDATE
 
 
+def version_of(root: Path, extra: Iterable[bytes] = ()) -> str:
+    """A digest of every file under ``root`` (its path and its bytes) and of ``extra``: any
+    change to any of them is a new version."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    for more in extra:
+        digest.update(more)
+    return digest.hexdigest()
+
+
 class StaticAssets(StaticFiles):
     """Starlette's static files (ETag and Last-Modified, 304 when unchanged), each answer with
-    its :func:`cache_control`."""
+    its :func:`cache_control`, or kept for good when ``versioned`` (served under a version)."""
+
+    def __init__(self, *, directory: Path, html: bool = False, versioned: bool = False) -> None:
+        super().__init__(directory=directory, html=html)
+        self.versioned = versioned
 
     def file_response(
         self,
@@ -55,7 +77,8 @@ class StaticAssets(StaticFiles):
         status_code: int = 200,
     ) -> Response:
         response = super().file_response(full_path, stat_result, scope, status_code)
-        response.headers.setdefault("Cache-Control", cache_control(str(full_path)))
+        kept = FOREVER if self.versioned else cache_control(str(full_path))
+        response.headers.setdefault("Cache-Control", kept)
         return response
 
 
@@ -105,9 +128,16 @@ def with_preloads(html: str, modules: Iterable[str], fetches: Iterable[str]) -> 
     return html[:at] + "\n  ".join([*links, ""]) + html[at:]
 
 
-def game_page(web: Path, fetches: Iterable[str]) -> Page:
-    """The game's page (``web/index.html``) with its module tree and first answers preloaded."""
+def game_page(web: Path, version: str, fetches: Iterable[str]) -> Page:
+    """The game's page (``web/index.html``): its stylesheets and scripts under ``/v/version``,
+    with its module tree and first answers preloaded."""
     html = (web / "index.html").read_text(encoding="utf-8")
+    prefix = VERSIONED.format(version=version)
     entry = re.search(r'<script type="module" src="([^"]+)"', html)
     modules = module_tree(web, entry.group(1)) if entry else []
-    return Page(with_preloads(html, modules, fetches))
+    html = re.sub(
+        r'(<script type="module" src="|<link rel="stylesheet" href=")(/[^"]+)"',
+        lambda found: f'{found.group(1)}{prefix}{found.group(2)}"',
+        html,
+    )
+    return Page(with_preloads(html, [prefix + url for url in modules], fetches))

@@ -3,7 +3,7 @@
 // "The deal from a seed"), so this page recomputes it and compares it with the commitment it saw
 // at the deal, the hands revealed, and the tiles it was dealt itself.
 
-import { sha256 } from '/vendor/js-sha256/sha256.min.js';
+import { sha256 } from '../vendor/js-sha256/sha256.min.js'; // relative: one version with the page
 import { canonical, isDouble, pipsOf, tileFromNumber, tileNumber } from './tiles.js';
 
 const HAND_SIZE = 7;
