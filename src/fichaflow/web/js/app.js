@@ -698,6 +698,7 @@ async function start() {
     const [presets, bots] = await offered;
     state.presets = presets;
     state.bots = bots.bots;
+    state.botRatings = bots.ratings || {};
   } catch {
     state.presets = { presets: {} };
     state.bots = [];

@@ -139,11 +139,13 @@ export function seatLabel(seat, seats) {
   return h('span', { class: 'seat-label' }, name, ' ', h('span', { class: 'tag bot' }, t('player.bot')));
 }
 
-/** A bot as the table calls it ("tirafichas", as the core's sentences do), with what it does. */
-export function botLabel(name) {
+/** A bot as the table calls it ("tirafichas", as the core's sentences do), with what it does
+ * and, where it was measured for the mode, its fixed rating on the people's scale. */
+export function botLabel(name, rating) {
   const key = `bot_hint.${name}`;
   const hint = t(key);
-  return hint === key ? name : `${name} · ${hint}`;
+  const label = hint === key ? name : `${name} · ${hint}`;
+  return rating ? `${label} · ${t('lobby.bot_rating', { rating })}` : label;
 }
 
 /** The waiting room: invitation, chairs, rules, parados and mirones, and the start. */
@@ -229,10 +231,14 @@ function botPicker(app, seat) {
   // A bot the host picked for this chair stays picked while the room redraws.
   const picked = (app.state.botPicks ||= {});
   const chosen = bots.includes(picked[seat]) ? picked[seat] : defaultBot(app);
+  const { rules } = app.state.mesa;
+  const mode = rules.mode || app.state.presets.presets?.[rules.preset]?.mode;
+  const ratings = app.state.botRatings?.[mode] || {};
   return h('div', { class: 'bot-picker' },
     h('label', { for: id, class: 'sr-only' }, t('lobby.bot_for', { n: seat + 1 })),
     h('select', { id, name: id, onchange: (event) => { picked[seat] = event.target.value; } },
-      bots.map((bot) => h('option', { value: bot, selected: bot === chosen }, botLabel(bot)))),
+      bots.map((bot) => h('option', { value: bot, selected: bot === chosen },
+        botLabel(bot, ratings[bot])))),
     h('button', {
       type: 'button', class: 'secondary small', dataset: { key: `put-bot-${seat}` },
       'aria-label': t('lobby.put_bot_in', { n: seat + 1 }),
