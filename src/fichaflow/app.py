@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.middleware.gzip import GZipMiddleware
 
 from fichaflow import i18n
+from fichaflow.accounts import router as accounts
 from fichaflow.anotador import router as anotador
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
@@ -134,6 +135,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(game.build_router(service, settings, limits, game_index))
     anotador.install(app, storage, limits)  # its page is web/anotador/
+    accounts.install(app, storage, limits)  # its page is web/cuenta/
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
     # The game's page loads its files from here (kept for good: a change is a new version).
     app.mount(VERSIONED.format(version=version), StaticAssets(directory=WEB, versioned=True))

@@ -23,13 +23,15 @@ class HttpLimits:
         self.item = RateLimitItemPerMinute(per_minute) if per_minute > 0 else None
         self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
 
-    def check(self, action: str, request: Request) -> None:
-        """Count one ``action`` ("create", "join") from the request's address, or refuse it,
-        counting nothing, with a Spanish error that says how long to wait."""
+    def check(self, action: str, request: Request, key: str | None = None) -> None:
+        """Count one ``action`` ("create", "join") from the request's address (or for ``key``,
+        such as the name being signed in to), or refuse it, counting nothing, with a Spanish
+        error that says how long to wait."""
         item = self.item
         if item is None:
             return
-        key = request.client.host if request.client is not None else "-"
+        if key is None:
+            key = request.client.host if request.client is not None else "-"
         if self._limiter.hit(item, action, key):
             return
         reset = self._limiter.get_window_stats(item, action, key).reset_time

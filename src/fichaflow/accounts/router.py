@@ -1,0 +1,258 @@
+"""The accounts' HTTP endpoints (``/api/accounts/...``), served by ``fichaflow serve``.
+
+A signed-in browser holds a session cookie (``HttpOnly``, ``SameSite=Lax``, ``Secure`` when the
+request came over HTTPS, a trusted proxy's word included); every change it asks for with that
+cookie carries the session's CSRF token in the ``X-CSRF-Token`` header, or is refused (403).
+Signing in is rate limited per address (``--http-limit``) and per name (always). See
+``docs/accounts.md``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import partial
+from typing import Any, Final
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from fichaflow.accounts import passwords, store
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.names import player_name
+from fichaflow.http import ErrorRoute, HttpLimits, read_json
+from fichaflow.storage import Database
+
+PREFIX: Final = "/api/accounts"
+COOKIE: Final = "fichaflow_session"
+CSRF_HEADER: Final = "X-CSRF-Token"
+MAX_BODY: Final = 16384
+"""A passkey's registration (its attestation) is the biggest thing sent: a few kilobytes."""
+SIGNIN_PER_NAME: Final = 10
+"""Sign-in attempts (password or recovery code) for one name in any sliding minute."""
+STATUS: Final = {
+    "accounts.signed_out": 401,
+    "accounts.wrong": 401,
+    "accounts.csrf": 403,
+    "accounts.name_taken": 409,
+    "server.too_big_http": 413,
+    "server.too_many": 429,
+}
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    data = await read_json(
+        request,
+        MAX_BODY,
+        partial(FichaFlowError, "server.too_big_http", limit=MAX_BODY),
+        partial(FichaFlowError, "accounts.body_json"),
+    )
+    if not isinstance(data, dict):
+        raise FichaFlowError("accounts.request_object")
+    return data
+
+
+def _text(data: dict[str, Any], field: str) -> str:
+    value = data.get(field)
+    if not isinstance(value, str):
+        raise FichaFlowError("accounts.field", field=field)
+    return value
+
+
+def _name(data: dict[str, Any]) -> str:
+    return player_name(_text(data, "name"))
+
+
+class AccountsRoute(ErrorRoute):
+    statuses = STATUS
+
+
+class Accounts:
+    """The accounts' side of the database, as the endpoints use it."""
+
+    def __init__(self, database: Database, limits: HttpLimits) -> None:
+        self.db = database
+        self.limits = limits  # per address, the server's --http-limit
+        self.per_name = HttpLimits(SIGNIN_PER_NAME)
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        return await self.db.run(fn, self.db.engine, *args)
+
+    async def session(self, request: Request, change: bool = True) -> store.Session:
+        """The request's session; for a change (``change``), only with its CSRF token."""
+        token = request.cookies.get(COOKIE)
+        found: store.Session | None = await self.run(store.session, token) if token else None
+        if found is None:
+            raise FichaFlowError("accounts.signed_out")
+        if change:
+            sent = request.headers.get(CSRF_HEADER, "")
+            if not secrets.compare_digest(sent.encode(), found.csrf.encode()):
+                raise FichaFlowError("accounts.csrf")
+        return found
+
+    def signin_allowed(self, request: Request, name: str) -> None:
+        self.limits.check("signin", request)
+        self.per_name.check("signin", request, key=store.name_key(name))
+
+
+def account_json(account: store.Account) -> dict[str, Any]:
+    return {
+        "id": account.id,
+        "name": account.name,
+        "created_at": account.created_at.isoformat(timespec="seconds"),
+        "password": account.password_hash is not None,
+    }
+
+
+def signed_in(
+    request: Request,
+    account: store.Account,
+    opened: store.NewSession,
+    status: int = 200,
+    **more: Any,
+) -> JSONResponse:
+    """The answer that opens a session: the account, the CSRF token, and the cookie."""
+    answer = JSONResponse(
+        {"account": account_json(account), "csrf": opened.csrf, **more}, status_code=status
+    )
+    answer.set_cookie(
+        COOKIE,
+        opened.token,
+        max_age=store.SESSION_DAYS * 24 * 3600,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return answer
+
+
+def signed_off(request: Request, body: dict[str, Any]) -> JSONResponse:
+    answer = JSONResponse(body)
+    answer.delete_cookie(
+        COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+    return answer
+
+
+def build_router(accounts: Accounts) -> APIRouter:
+    router = APIRouter(prefix=PREFIX, route_class=AccountsRoute)
+
+    @router.post("/signup", status_code=201)
+    async def sign_up(request: Request) -> Any:
+        """A new account with a password; the answer shows its recovery codes, once."""
+        data = await _body(request)
+        name = _name(data)
+        password = passwords.check_shape(data.get("password"))
+        accounts.limits.check("create", request)
+        if await accounts.run(store.find_by_name, name) is not None:
+            raise FichaFlowError("accounts.name_taken", name=name)
+        hashed = await passwords.hash_password(password)
+        codes = store.new_recovery_codes()
+        try:
+            account, opened = await accounts.run(store.create_account, name, hashed, codes)
+        except store.NameTaken:
+            raise FichaFlowError("accounts.name_taken", name=name) from None
+        return signed_in(request, account, opened, 201, recovery_codes=codes)
+
+    @router.post("/signin")
+    async def sign_in(request: Request) -> Any:
+        data = await _body(request)
+        name = _name(data)
+        password = _text(data, "password")
+        accounts.signin_allowed(request, name)
+        account = await accounts.run(store.find_by_name, name)
+        hashed = account.password_hash if account is not None else None
+        if len(password) > passwords.PASSWORD_MAX or not await passwords.verify(password, hashed):
+            raise FichaFlowError("accounts.wrong")
+        assert account is not None  # verify() never matches a missing account
+        return signed_in(request, account, await accounts.run(store.sign_in, account.id))
+
+    @router.post("/recover")
+    async def recover(request: Request) -> Any:
+        """Sign in with a one-time recovery code (used up), optionally setting a new password;
+        every other session of the account ends."""
+        data = await _body(request)
+        name = _name(data)
+        code = store.normal_code(_text(data, "code"))
+        new = data.get("password")
+        hashed = None
+        if new is not None:
+            hashed = await passwords.hash_password(passwords.check_shape(new))
+        accounts.signin_allowed(request, name)
+        account = await accounts.run(store.find_by_name, name)
+        opened = await accounts.run(store.recover, account.id, code, hashed) if account else None
+        if account is None or opened is None:
+            raise FichaFlowError("accounts.wrong_code")
+        if hashed is not None:
+            account = await accounts.run(store.find_by_name, name)
+        left = await accounts.run(store.codes_left, account.id)
+        return signed_in(request, account, opened, codes_left=left)
+
+    @router.get("/me")
+    async def me(request: Request) -> Any:
+        """Who is signed in, and the token the page sends with its changes."""
+        found = await accounts.session(request, change=False)
+        left = await accounts.run(store.codes_left, found.account.id)
+        passkeys = len(await accounts.run(store.passkey_ids, found.account.id))
+        return {
+            "account": account_json(found.account),
+            "csrf": found.csrf,
+            "codes_left": left,
+            "passkeys": passkeys,
+        }
+
+    @router.post("/signout")
+    async def sign_out(request: Request) -> Any:
+        found = await accounts.session(request)
+        await accounts.run(store.sign_out, found.token_hash)
+        return signed_off(request, {"signed_out": 1})
+
+    @router.post("/signout-everywhere")
+    async def sign_out_everywhere(request: Request) -> Any:
+        """Every session of the account ends, this one too."""
+        found = await accounts.session(request)
+        count = await accounts.run(store.sign_out_everywhere, found.account.id)
+        return signed_off(request, {"signed_out": count})
+
+    @router.post("/password")
+    async def set_password(request: Request) -> Any:
+        """Set or change the account's password (an account made with a passkey may add one)."""
+        found = await accounts.session(request)
+        data = await _body(request)
+        hashed = await passwords.hash_password(passwords.check_shape(data.get("password")))
+        await accounts.run(store.set_password, found.account.id, hashed)
+        return {"password": True}
+
+    @router.post("/recovery-codes")
+    async def new_codes(request: Request) -> Any:
+        """Ten new recovery codes, shown once; the old ones stop working."""
+        found = await accounts.session(request)
+        codes = store.new_recovery_codes()
+        await accounts.run(store.replace_recovery_codes, found.account.id, codes)
+        return {"recovery_codes": codes}
+
+    @router.get("/export")
+    async def export(request: Request) -> Any:
+        """Everything kept about the signed-in player, as a JSON file."""
+        found = await accounts.session(request, change=False)
+        data = await accounts.run(store.export, found.account, found.token_hash)
+        return JSONResponse(
+            data, headers={"Content-Disposition": 'attachment; filename="fichaflow-cuenta.json"'}
+        )
+
+    @router.delete("/me")
+    async def delete(request: Request) -> Any:
+        """Delete the account and everything of it; the page offers the export first."""
+        found = await accounts.session(request)
+        await accounts.run(store.delete_account, found.account.id)
+        return signed_off(request, {"deleted": True})
+
+    return router
+
+
+def install(app: FastAPI, database: Database, limits: HttpLimits) -> Accounts:
+    """Add the accounts' endpoints to the server's app (before its static files)."""
+    accounts = Accounts(database, limits)
+    app.include_router(build_router(accounts))
+    app.state.accounts = accounts
+    return accounts

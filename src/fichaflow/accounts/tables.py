@@ -1,0 +1,90 @@
+"""The accounts' tables. Secrets are never stored as they are: a session's token and a recovery
+code are kept as their SHA-256 (both are long random strings, so a fast hash is enough), a
+password as its argon2 hash (:mod:`.passwords`), a passkey as its public key."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, DateTime, ForeignKey, LargeBinary, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from fichaflow.storage import Base
+
+ID_LENGTH = 32
+HASH_LENGTH = 64
+NAME_LENGTH = 64
+CREDENTIAL_LENGTH = 1400
+"""A passkey's id as base64url: WebAuthn allows ids up to 1023 bytes (1364 characters)."""
+
+
+class AccountRow(Base):
+    """One player's account: the name others read (the game's name rule), and its key for
+    signing in (the name folded to lower case, unique)."""
+
+    __tablename__ = "player_accounts"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    name_key: Mapped[str] = mapped_column(String(NAME_LENGTH * 2), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the hash of its cookie's token, and the token its page sends back in
+    a header with every change (CSRF)."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(HASH_LENGTH), primary_key=True)
+    account: Mapped[str] = mapped_column(ForeignKey("player_accounts.id"), index=True)
+    csrf: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RecoveryCodeRow(Base):
+    """One of an account's one-time recovery codes, hashed; it is deleted when used."""
+
+    __tablename__ = "account_recovery_codes"
+
+    account: Mapped[str] = mapped_column(ForeignKey("player_accounts.id"), primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(HASH_LENGTH), primary_key=True)
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its id, public key and signature count."""
+
+    __tablename__ = "account_passkeys"
+
+    id: Mapped[str] = mapped_column(String(CREDENTIAL_LENGTH), primary_key=True)
+    account: Mapped[str] = mapped_column(ForeignKey("player_accounts.id"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ChallengeRow(Base):
+    """A WebAuthn ceremony under way: the challenge the server sent, for what (``signup``,
+    ``signin``, ``add``), with the name being signed up or the account adding a passkey, until
+    it expires (seconds since the epoch)."""
+
+    __tablename__ = "account_challenges"
+
+    id: Mapped[str] = mapped_column(String(HASH_LENGTH), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    challenge: Mapped[str] = mapped_column(String(128))
+    name: Mapped[str | None] = mapped_column(String(NAME_LENGTH), nullable=True)
+    account: Mapped[str | None] = mapped_column(String(ID_LENGTH), nullable=True)
+    expires_at: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+__all__ = [
+    "AccountRow",
+    "ChallengeRow",
+    "PasskeyRow",
+    "RecoveryCodeRow",
+    "SessionRow",
+]

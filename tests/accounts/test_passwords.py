@@ -1,0 +1,196 @@
+"""Accounts with a password, through a real server on SQLite and PostgreSQL: signing up and in,
+the session cookie, CSRF on every change, recovery codes, signing out everywhere, the sign-in
+rate limit, export and deletion."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.accounts.kit import PASSWORD, Player, error_code, fresh_name
+from tests.server.kit import ServerProcess
+
+
+@pytest.fixture
+def players(server: ServerProcess) -> Iterator[list[Player]]:
+    made = [Player(server) for _ in range(3)]
+    yield made
+    for player in made:
+        player.close()
+
+
+def test_sign_up_then_in_from_another_browser(players: list[Player]) -> None:
+    phone, laptop, _ = players
+    name = fresh_name()
+    made = phone.sign_up(name)
+    assert made["account"]["name"] == name and made["account"]["password"] is True
+    codes = made["recovery_codes"]
+    assert len(codes) == 10 and len(set(codes)) == 10
+    assert phone.took(phone.get("/me"))["account"]["id"] == made["account"]["id"]
+    assert phone.answer["codes_left"] == 10
+
+    assert laptop.get("/me").status_code == 401
+    # the name is found whatever its case
+    assert laptop.sign_in(name.upper())["account"]["id"] == made["account"]["id"]
+    # the codes are shown once: no later answer carries them
+    assert "recovery_codes" not in laptop.answer
+    assert "recovery_codes" not in laptop.took(laptop.get("/me"))
+
+
+def test_the_cookie_is_httponly_lax_and_not_secure_over_plain_http(players: list[Player]) -> None:
+    phone = players[0]
+    response = phone.post("/signup", {"name": fresh_name(), "password": PASSWORD})
+    cookie = response.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
+    assert "secure" not in cookie  # http://127.0.0.1: a Secure cookie would never come back
+    token = response.cookies["fichaflow_session"]
+    assert token not in response.text  # the token lives in the cookie alone
+
+
+def test_a_wrong_password_and_an_unknown_name_answer_alike(players: list[Player]) -> None:
+    phone, laptop, _ = players
+    name = fresh_name()
+    phone.sign_up(name)
+    wrong = laptop.post("/signin", {"name": name, "password": "not the one at all"})
+    nobody = laptop.post("/signin", {"name": fresh_name("Nadie"), "password": PASSWORD})
+    assert wrong.status_code == nobody.status_code == 401
+    assert error_code(wrong) == error_code(nobody) == "accounts.wrong"
+    assert "contraseña" in wrong.json()["error"]["message"]
+    assert laptop.get("/me").status_code == 401
+
+
+def test_names_follow_the_game_rule_and_are_unique(players: list[Player]) -> None:
+    phone, laptop, _ = players
+    name = fresh_name()
+    phone.sign_up(f"  {name}  ")  # trimmed as the game trims
+    taken = laptop.post("/signup", {"name": name.lower(), "password": PASSWORD})
+    assert taken.status_code == 409 and error_code(taken) == "accounts.name_taken"
+    blank = laptop.post("/signup", {"name": "\u3164", "password": PASSWORD})
+    assert blank.status_code == 400 and error_code(blank) == "name.blank"
+    nul = laptop.post("/signin", {"name": "Ana\x00", "password": PASSWORD})
+    assert nul.status_code == 400 and error_code(nul) == "name.control"
+    short = laptop.post("/signup", {"name": fresh_name(), "password": "corta"})
+    assert short.status_code == 400 and error_code(short) == "accounts.password_short"
+    surrogate = laptop.http.post(
+        "/api/accounts/signup",
+        content=b'{"name": "Beto", "password": "xxxxxxxx\\ud800"}',
+        headers={"content-type": "application/json"},
+    )
+    assert error_code(surrogate) == "accounts.password_chars"
+    assert laptop.get("/me").status_code == 401
+
+
+def test_every_change_needs_the_csrf_token(players: list[Player]) -> None:
+    phone = players[0]
+    phone.sign_up(fresh_name())
+    for path in ("/signout", "/signout-everywhere", "/recovery-codes", "/password"):
+        refused = phone.post(path, {"password": "otra contraseña"}, csrf=False)
+        assert refused.status_code == 403, path
+        assert error_code(refused) == "accounts.csrf"
+        assert "X-CSRF-Token" in refused.json()["error"]["message"]
+    forged = phone.http.post(
+        "/api/accounts/recovery-codes", json={}, headers={"X-CSRF-Token": "x" * 43}
+    )
+    assert forged.status_code == 403
+    assert phone.delete("/me", csrf=False).status_code == 403
+    # nothing of it happened: still signed in, the same ten codes, the same password
+    assert phone.took(phone.get("/me"))["codes_left"] == 10
+    assert phone.post("/signout").status_code == 200
+    assert phone.get("/me").status_code == 401
+
+
+def test_sign_out_everywhere_ends_every_session(players: list[Player]) -> None:
+    phone, laptop, tablet = players
+    name = fresh_name()
+    phone.sign_up(name)
+    laptop.sign_in(name)
+    tablet.sign_in(name)
+    ended = laptop.took(laptop.post("/signout-everywhere"))
+    assert ended["signed_out"] == 3
+    for browser in players:
+        assert browser.get("/me").status_code == 401
+    # an old cookie stays dead even with its CSRF token
+    assert phone.post("/recovery-codes").status_code == 401
+
+
+def test_a_recovery_code_works_once_and_sets_a_new_password(players: list[Player]) -> None:
+    phone, laptop, tablet = players
+    name = fresh_name()
+    codes = phone.sign_up(name)["recovery_codes"]
+    code = codes[3].upper().replace("-", " ")  # as a person might copy it
+    back = laptop.took(
+        laptop.post("/recover", {"name": name, "code": code, "password": "nueva contraseña"})
+    )
+    assert back["codes_left"] == 9
+    assert phone.get("/me").status_code == 401  # recovering ends the other sessions
+    again = tablet.post("/recover", {"name": name, "code": codes[3]})
+    assert again.status_code == 400 and error_code(again) == "accounts.wrong_code"
+    assert tablet.post("/signin", {"name": name, "password": PASSWORD}).status_code == 401
+    tablet.sign_in(name, "nueva contraseña")
+    fresh = tablet.took(tablet.post("/recovery-codes"))["recovery_codes"]
+    assert len(fresh) == 10 and not set(fresh) & set(codes)
+    old = phone.post("/recover", {"name": name, "code": codes[0]})
+    assert old.status_code == 400  # the first ten stopped working
+
+
+def test_sign_in_is_limited_per_name(players: list[Player]) -> None:
+    phone, laptop, _ = players
+    name = fresh_name()
+    phone.sign_up(name)
+    for _ in range(10):
+        assert laptop.post("/signin", {"name": name, "password": "x" * 9}).status_code == 401
+    refused = laptop.post("/signin", {"name": name, "password": PASSWORD})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert error_code(refused) == "server.too_many"
+    assert laptop.get("/me").status_code == 401
+    # another name is not held up
+    other = fresh_name()
+    phone.sign_up(other)
+    laptop.sign_in(other)
+
+
+def test_export_then_delete_leaves_nothing(players: list[Player]) -> None:
+    phone, laptop, _ = players
+    name = fresh_name()
+    made = phone.sign_up(name)
+    laptop.sign_in(name)
+    exported = phone.get("/export")
+    assert exported.status_code == 200
+    assert "attachment" in exported.headers["content-disposition"]
+    data = exported.json()
+    assert data["format"] == "fichaflow-account"
+    assert data["account"] == {**made["account"]}
+    assert len(data["sessions"]) == 2 and sum(s["this_one"] for s in data["sessions"]) == 1
+    assert data["recovery_codes_left"] == 10
+    text = exported.text
+    for secret in (*made["recovery_codes"], phone.csrf or "", "argon2"):
+        assert secret not in text
+
+    assert phone.took(phone.delete("/me"))["deleted"] is True
+    assert phone.get("/me").status_code == 401
+    assert laptop.get("/me").status_code == 401  # every session went with it
+    assert laptop.post("/signin", {"name": name, "password": PASSWORD}).status_code == 401
+    assert laptop.post("/recover", {"name": name, "code": made["recovery_codes"][0]}).status_code
+    # the name is free again
+    assert laptop.sign_up(name)["account"]["id"] != made["account"]["id"]
+
+
+def test_refusals_are_clear_and_bodies_are_capped(players: list[Player]) -> None:
+    phone = players[0]
+    not_json = phone.http.post(
+        "/api/accounts/signin", content=b"{nope", headers={"content-type": "application/json"}
+    )
+    assert not_json.status_code == 400 and error_code(not_json) == "accounts.body_json"
+    listed = phone.http.post("/api/accounts/signin", json=["Ana"])
+    assert error_code(listed) == "accounts.request_object"
+    deep = phone.http.post(
+        "/api/accounts/signup",
+        content=b'{"name": ' + b"[" * 40 + b"]" * 40 + b"}",
+        headers={"content-type": "application/json"},
+    )
+    assert deep.status_code == 400 and error_code(deep) == "server.too_deep"
+    big = phone.post("/signup", {"name": "Ana", "password": "x" * 20000})
+    assert big.status_code == 413
+    english = phone.http.post("/api/accounts/signin", json={"name": 3})
+    assert english.json()["error"]["message_en"].startswith("The request lacks")
