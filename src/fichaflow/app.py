@@ -2,8 +2,9 @@
 
 It builds the shared pieces (the database, the bots' processes or their Redis queue, the HTTP
 rate limits), gives each service's router what it needs, and serves the browser pages. The
-routers (the game's, the anotador's, the Repaso's) never import each other: where the Repaso
-needs the game (a mesa's record, a seat's view for a pista) it is handed functions here.
+routers (the game's, the anotador's, the torneos', the Repaso's) never import each other: where
+the Repaso needs the game (a mesa's record, a seat's view for a pista) it is handed functions
+here.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from fichaflow.server.service import TableService
 from fichaflow.server.settings import Settings
 from fichaflow.server.storage import Storage
 from fichaflow.storage import migrate
+from fichaflow.torneos import router as torneos
 
 WEB: Final = Path(__file__).parent / "web"
 FIRST_ANSWERS: Final = ("/i18n/es.json", "/api/presets", "/api/bots")
@@ -136,6 +138,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(game.build_router(service, settings, limits, game_index))
     anotador.install(app, storage, limits)  # its page is web/anotador/
     accounts.install(app, storage, limits)  # its page is web/cuenta/
+    torneos.install(app, storage, limits)  # its pages are web/torneo/
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
     # The game's page loads its files from here (kept for good: a change is a new version).
     app.mount(VERSIONED.format(version=version), StaticAssets(directory=WEB, versioned=True))

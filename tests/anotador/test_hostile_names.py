@@ -15,9 +15,9 @@ import httpx
 import pytest
 
 from fichaflow.anotador.entries import dump_change, load_change
-from fichaflow.anotador.export import FORMULA_STARTS, csv_cell
 from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.http.export import FORMULA_STARTS, csv_cell
 
 if TYPE_CHECKING:  # the fixture's type; pytest provides the fixture itself
     from tests.server.kit import ServerProcess

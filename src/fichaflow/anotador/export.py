@@ -7,11 +7,12 @@ import csv
 import io
 from functools import partial
 from html import escape
-from typing import Any, Final
+from typing import Any
 
 from fichaflow import i18n
 from fichaflow.anotador.entries import Adjustment, HandEntry, dump_entry
 from fichaflow.anotador.sheet import Line, MesaState, PartidaSheet
+from fichaflow.http.export import csv_cell
 
 
 def _word(lang: str, key: str, **params: object) -> str:
@@ -73,20 +74,6 @@ def _kind(line: Line, lang: str) -> str:
         return w("adjust")
     assert isinstance(line.entry, HandEntry)
     return w("hand", n=line.hand)
-
-
-FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
-"""What makes a spreadsheet read a cell as a formula (OWASP, "CSV injection")."""
-
-
-def csv_cell(value: int | str) -> int | str:
-    """A cell a spreadsheet shows as written: text that begins like a formula (a player named
-    ``=HYPERLINK(...)`` heads a column in English) gets a leading ``'``, which spreadsheets
-    take as "this is text". Numbers are left alone: -5 is a score, not a formula, and must
-    stay a number to add up."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 def partida_csv(sheet: PartidaSheet, lang: str = "es") -> str:

@@ -13,7 +13,6 @@ import secrets
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
@@ -26,7 +25,7 @@ from fichaflow.core.tiles import bits, name
 from fichaflow.torneo import model
 from fichaflow.torneo.check import check
 from fichaflow.torneo.duplicate import leader, round_deals
-from fichaflow.torneo.standings import Standing, standings
+from fichaflow.torneo.standings import Standing, standing_json, standings
 
 SEED_BYTES = 32
 
@@ -211,26 +210,6 @@ def withdraw(torneo_file: str, number: int) -> None:
         fail(exc)
     _write(torneo_file, record)
     click.echo(t("withdrawn", lang_of(), name=entrant.name, round=entrant.withdrawn))
-
-
-def standing_json(record: model.Torneo, s: Standing) -> dict[str, Any]:
-    line = s.line
-    out: dict[str, Any] = {
-        "position": s.position,
-        "entrant": line.entrant,
-        "name": record.entrant(line.entrant).name,
-        "pj": line.played,
-        "pg": line.won,
-        "pp": line.lost,
-        "pf": line.points_for,
-        "pc": line.points_against,
-        "diff": line.diff,
-        "byes": line.byes,
-    }
-    if record.settings.duplicate:
-        out["mp"] = round(line.matchpoints, 2)
-        out["percent"] = None if line.percent is None else round(line.percent, 2)
-    return out
 
 
 def _print_standings(record: model.Torneo, lines: list[Standing], lang: str) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from fichaflow.torneo.model import Result, Round, Torneo
 
@@ -158,3 +159,24 @@ def standings(
     lines = tally(torneo, torneo.results(upto), torneo.rounds if rounds is None else rounds)
     ranked = order(lines, sorted(lines), torneo.settings.tiebreaks)
     return [Standing(n, lines[i]) for n, i in enumerate(ranked, 1)]
+
+
+def standing_json(torneo: Torneo, s: Standing) -> dict[str, Any]:
+    """A line of the standings as the CLI's ``--json``, the API and the exports give it."""
+    line = s.line
+    out: dict[str, Any] = {
+        "position": s.position,
+        "entrant": line.entrant,
+        "name": torneo.entrant(line.entrant).name,
+        "pj": line.played,
+        "pg": line.won,
+        "pp": line.lost,
+        "pf": line.points_for,
+        "pc": line.points_against,
+        "diff": line.diff,
+        "byes": line.byes,
+    }
+    if torneo.settings.duplicate:
+        out["mp"] = round(line.matchpoints, 2)
+        out["percent"] = None if line.percent is None else round(line.percent, 2)
+    return out
