@@ -147,3 +147,36 @@ def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path) -> None:
         db.close()
 
     asyncio.run(scenario())
+
+
+def test_a_commit_without_the_lease_or_behind_the_database_writes_nothing(tmp_path: Path) -> None:
+    """The database's guarantee for several servers: a commit whose fencing token is not the
+    mesa's (another server took the lease since), or whose version is behind the stored one, is
+    refused with everything it carried, in a group or alone, and the others in its group commit."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'fence.sqlite3'}")
+    migrate(engine)
+    for code in ("a", "b"):
+        storage.commit(engine, [ch.NewMesa(code, {"preset": "venezuela"}, {})])
+    taken = storage.take_mesa(engine, "a", "server-1", 30)
+    assert taken is not None and taken[1] == 1
+    with pytest.raises(storage.MesaElsewhere):
+        storage.take_mesa(engine, "a", "server-2", 30)
+    writer = storage.Writer(engine)
+    stale = writer.submit([ch.NewMove("a", 1, 1, 1, 0, "6-6", False), ch.SetVersion("a", 1, 0)])
+    fine = writer.submit([ch.NewMove("b", 1, 1, 1, 0, "6-6", False), ch.SetVersion("b", 1, 0)])
+    behind = writer.submit([ch.NewMove("b", 1, 1, 2, 1, "6-5", False), ch.SetVersion("b", 1, 0)])
+    with pytest.raises(storage.StaleMesa):
+        stale.result(10)
+    fine.result(10)
+    with pytest.raises(storage.StaleMesa):
+        behind.result(10)
+    held = writer.submit([ch.NewMove("a", 1, 1, 1, 0, "6-6", False), ch.SetVersion("a", 1, 1)])
+    held.result(10)
+    writer.close()
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT mesa, number FROM moves ORDER BY mesa")).all()
+    assert [tuple(r) for r in rows] == [("a", 1), ("b", 1)]
+    assert storage.renew_leases(engine, "server-1", 30) == {"a": 1}
+    storage.release_leases(engine, "server-1", {"a": 1})
+    assert storage.take_mesa(engine, "a", "server-2", 30) is not None  # free again: token 2
+    engine.dispose()

@@ -99,6 +99,15 @@ def distinct_names(names: list[str]) -> list[str]:
     return [f"{n} {seat + 1}" if names.count(n) > 1 else n for seat, n in enumerate(names)]
 
 
+@dataclass(frozen=True, slots=True)
+class _Taken:
+    """A snapshot and the objects it was taken of (rules, options, partida, people and queue,
+    hands list): the next snapshot reuses what is still the same."""
+
+    key: tuple[Any, ...]
+    snap: ch.MesaSnapshot
+
+
 def _queue_key(person: ch.PersonSnapshot) -> int:
     return person.queue_pos if person.queue_pos is not None else -1
 
@@ -116,6 +125,7 @@ class Mesa:
         self.partida_number = 0
         self.hands: list[HandInfo] = []
         self.ready: set[int] = set()
+        self._last: _Taken | None = None  # the last snapshot, and what it was taken of
 
     @classmethod
     def create(
@@ -409,30 +419,63 @@ class Mesa:
     def snapshot(self) -> ch.MesaSnapshot:
         """The mesa as the database has it once its changes are committed: what
         :meth:`restore` rebuilds it from, so that an action whose commit failed can be undone
-        without reading the database."""
-        partida = None
-        if self.partida is not None:
-            players = list(self.partida.players or ())
-            partida = ch.PartidaSnapshot(self.partida_number, self.partida.rules.dump(), players)
-        queue = {person: n for n, person in enumerate(self.queue)}
-        return ch.MesaSnapshot(
-            code=self.code,
-            rules=self.rules.dump(),
-            options=self.options.model_dump(),
-            version=self.version,
-            people=tuple(
+        without reading the database. Taken after every commit, so what did not change since the
+        last one (the rules, the people, the finished hands) is reused from it."""
+        last = self._last
+        hand_now = None
+        if self.hands:
+            h = self.hands[-1]
+            hand_now = ch.HandSnapshot(h.number, h.seed, h.leader, tuple(h.moves))
+        if last is None or last.key[0] is not self.rules or last.key[1] is not self.options:
+            rules, options = self.rules.dump(), self.options.model_dump()
+        else:
+            rules, options = last.snap.rules, last.snap.options
+        people_key = (len(self.people), tuple(self.queue))
+        if last is not None and last.key[3] == people_key:
+            people = last.snap.people
+        else:
+            queue = {person: n for n, person in enumerate(self.queue)}
+            people = tuple(
                 ch.PersonSnapshot(p.id, p.name, p.token_hash, p.is_host, queue.get(p.id))
                 for p in self.people.values()
-            ),
+            )
+        if last is not None and last.key[2] is self.partida:
+            partida = last.snap.partida
+        elif self.partida is not None:
+            players = list(self.partida.players or ())
+            partida = ch.PartidaSnapshot(self.partida_number, self.partida.rules.dump(), players)
+        else:
+            partida = None
+        n = len(self.hands)
+        same = last is not None and last.key[4] is self.hands
+        if same and last is not None and len(last.snap.hands) == n:
+            past = last.snap.hands[: n - 1]  # the same hand in play: the finished ones are as were
+        elif (
+            same
+            and last is not None
+            and len(last.snap.hands) == n - 1
+            and (n == 1 or len(last.snap.hands[-1].moves) == len(self.hands[n - 2].moves))
+        ):
+            past = last.snap.hands  # a hand dealt since: the one before ended as it was taken
+        else:
+            past = tuple(
+                ch.HandSnapshot(h.number, h.seed, h.leader, tuple(h.moves)) for h in self.hands[:-1]
+            )
+        snap = ch.MesaSnapshot(
+            code=self.code,
+            rules=rules,
+            options=options,
+            version=self.version,
+            people=people,
             seats=tuple(
                 ch.SeatSnapshot(seat, chair.person, chair.bot)
                 for seat, chair in enumerate(self.chairs)
             ),
             partida=partida,
-            hands=tuple(
-                ch.HandSnapshot(h.number, h.seed, h.leader, tuple(h.moves)) for h in self.hands
-            ),
+            hands=past if hand_now is None else (*past, hand_now),
         )
+        self._last = _Taken((self.rules, self.options, self.partida, people_key, self.hands), snap)
+        return snap
 
     @classmethod
     def restore(cls, snap: ch.MesaSnapshot) -> Mesa:

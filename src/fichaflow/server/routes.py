@@ -250,5 +250,7 @@ async def _read_loop(service: TableService, conn: Connection, ws: WebSocket) -> 
             await service.handle(conn, p.read_intention(text))
         except FichaFlowError as exc:
             conn.send(wire.error(exc, p.ref_of(text)))
-            if exc.code in RECONNECT:  # the mesa is (or went) to another server: try again
+            # The mesa is (or went) to another server, or could not be loaded from the
+            # database for a first hello: connect again (later, or elsewhere).
+            if exc.code in RECONNECT or (exc.code == "server.storage" and not conn.greeted):
                 conn.close(CLOSE_RECONNECT, exc.code)

@@ -161,12 +161,25 @@ def commit(engine: Engine, changes: Iterable[ch.Change]) -> None:
 Job = tuple[Sequence[ch.Change], "Future[None]"]
 
 
+_SET_VERSIONS = (
+    update(MesaRow)
+    .where(
+        MesaRow.code == bindparam("mesa_code"),
+        MesaRow.version == bindparam("old_version"),
+        MesaRow.fence == bindparam("token"),
+    )
+    .values(version=bindparam("new_version"))
+)
+"""Each mesa's new version, written only where the stored version and fencing token are the
+ones its actions started from (built once: it runs with every group)."""
+
+
 def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
     """Many actions' changes at once: moves in one multi-row insert, each mesa's version set
-    once to its last value, anything else one by one, in order. Each mesa's stored version
-    must be the one its first action here started from (one query checks them all, with the
-    rows locked until the commit), and its lease's fencing token the one the action holds, or
-    nothing is written (:class:`StaleMesa`)."""
+    once to its last value, anything else one by one, in order. Each mesa's version is written
+    only where the stored one is what its first action here started from and its lease's
+    fencing token is the one the action holds (one statement for all, each row checked as it is
+    locked); if any is not, nothing is written (:class:`StaleMesa`)."""
     moves = [c for c in changes if isinstance(c, ch.NewMove)]
     versions: dict[str, int] = {}
     start: dict[str, tuple[int, int]] = {}
@@ -196,19 +209,13 @@ def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
             ],
         )
     if versions:
-        query = (
-            select(MesaRow.code, MesaRow.version, MesaRow.fence)
-            .where(MesaRow.code.in_(list(versions)))
-            .with_for_update()
-        )
-        stored = {code: (version, fence) for code, version, fence in connection.execute(query)}
-        for code, expected in start.items():
-            if stored.get(code) != expected:
-                raise StaleMesa(code)
-        connection.execute(
-            update(MesaRow).where(MesaRow.code == bindparam("mesa_code")),
-            [{"mesa_code": code, "version": version} for code, version in versions.items()],
-        )
+        rows = [
+            {"mesa_code": code, "old_version": old, "token": fence, "new_version": versions[code]}
+            for code, (old, fence) in start.items()
+        ]
+        if connection.execute(_SET_VERSIONS, rows).rowcount != len(rows):
+            # One mesa's memory is behind: the one-by-one retry finds which, and fails it alone.
+            raise StaleMesa(next(iter(versions)))
 
 
 def commit_group(engine: Engine, jobs: Sequence[Job]) -> None:
