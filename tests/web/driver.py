@@ -175,15 +175,23 @@ class Player:
 
 
 def create_mesa(
-    page: Any, base_url: str, name: str, preset: str, target: int, bots: dict[int, str]
+    page: Any,
+    base_url: str,
+    name: str,
+    preset: str,
+    target: int,
+    bots: dict[int, str],
+    more: Callable[[Any], None] | None = None,
 ) -> str:
     """Build a mesa on the home page (host in seat 1), put ``bots`` in their seats; returns the
-    mesa's code."""
+    mesa's code. ``more`` fills more of the form (the page) before it is sent."""
     page.goto(f"{base_url}/")
     page.get_by_label("Tu nombre").fill(name)
     page.get_by_label("Reglamento").select_option(preset)
     page.get_by_label("Meta").fill(str(target))
     page.get_by_label("Ritmo de los bots").select_option("0")
+    if more is not None:
+        more(page)
     page.get_by_role("button", name="Crear la mesa").click()
     expect(page.locator(".chair-ring")).to_be_visible()
     for seat, bot in bots.items():

@@ -8,7 +8,7 @@ import { MesaConnection } from './connection.js';
 import { clear, h } from './dom.js';
 import { checkHand } from './fairness.js';
 import { errorText, loadLanguage, t, tileName } from './i18n.js';
-import { botPaceField, renderHome, renderJoin, renderWaiting } from './lobby.js';
+import { autoPassField, botPaceField, renderHome, renderJoin, renderWaiting } from './lobby.js';
 import {
   handEndMoments, newlyDead, newTurns, partidaEndMoments, turnMoments, violines,
 } from './moments.js';
@@ -19,6 +19,11 @@ import {
   connectionBanner, layoutTable, movesByTile, perspective, renderTable, sideNames, statusText,
 } from './table.js';
 import { tileDefs } from './tiles.js';
+import { considerAutoPass } from './autopass.js';
+import { dragToPlay } from './drag.js';
+import * as motion from './motion.js';
+import { personalSettings } from './settings.js';
+import { sound, soundsOf } from './sound.js';
 
 const root = document.getElementById('app');
 const PREGON_MS = 1300;
@@ -62,6 +67,7 @@ const state = {
 };
 let connection = null;
 let wasMyTurn = false;
+let turnSounded = false;
 
 // -- helpers the screens call ------------------------------------------------------------------
 
@@ -151,6 +157,7 @@ function openRules() {
   state.rulesDraft = {
     rules: draftFrom(state.presets, state.mesa.rules),
     botPause: state.mesa.options.bot_pause_ms,
+    autoPass: Boolean(state.mesa.options.auto_pass),
   };
   state.formError = null;
   openDialog('rules');
@@ -162,7 +169,8 @@ function saveRules() {
     render();
     return;
   }
-  const options = { ...state.mesa.options, bot_pause_ms: state.rulesDraft.botPause };
+  const options = { ...state.mesa.options, bot_pause_ms: state.rulesDraft.botPause,
+    auto_pass: state.rulesDraft.autoPass };
   state.rulesRef = send({ type: 'configure', rules: rulesBody(state.presets, state.rulesDraft.rules), options });
 }
 
@@ -235,6 +243,7 @@ function pregonWait() {
 
 function say(moments) {
   if (!moments.length) return;
+  sound(soundsOf(moments));
   const loud = moments.filter((moment) => moment.big);
   if (loud.length) pregon(loud.map((moment) => moment.big));
   // What the table calls out first, then the plays and passes that led to it.
@@ -493,13 +502,14 @@ async function showJoin() {
   render();
 }
 
-async function createMesa({ name, rules, botPause, turnSeconds }) {
+async function createMesa({ name, rules, botPause, turnSeconds, autoPass }) {
   state.busy = true;
   state.formError = null;
   render();
   try {
     const created = await api.create({
-      rules, name, seat: 0, options: { bot_pause_ms: botPause, turn_seconds: turnSeconds },
+      rules, name, seat: 0,
+      options: { bot_pause_ms: botPause, turn_seconds: turnSeconds, auto_pass: Boolean(autoPass) },
     });
     session.saveName(name);
     session.saveSeatTicket(created.code, { token: created.token, person: created.person });
@@ -582,7 +592,8 @@ function currentDialog() {
     if (state.you?.host && state.mesa.status !== 'playing' && state.mesa.status !== 'hand_over') {
       actions.push(h('button', { type: 'button', class: 'secondary', onclick: openRules }, t('waiting.change_rules')));
     }
-    return dialog('mesa-dialog', t('mesa.title'), mesaBody(app), { onClose: closeDialog, actions });
+    const body = h('div', {}, mesaBody(app), personalSettings(app));
+    return dialog('mesa-dialog', t('mesa.title'), body, { onClose: closeDialog, actions });
   }
   if (state.dialog === 'rules' && state.rulesDraft) {
     const draft = state.rulesDraft;
@@ -590,6 +601,7 @@ function currentDialog() {
       rulesEditor(state.presets, draft.rules, (rules) => { draft.rules = rules; render(); },
         { lockMode: true, idPrefix: 'configure' }),
       botPaceField(draft.botPause, (ms) => { draft.botPause = ms; }, 'configure-bot-pace'),
+      autoPassField(draft.autoPass, (on) => { draft.autoPass = on; }, 'configure-auto-pass'),
       state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null);
     return dialog('rules-dialog', t('waiting.change_rules'), body, {
       onClose: closeDialog,
@@ -606,21 +618,29 @@ function render() {
   for (const element of root.querySelectorAll('[data-scroll-key]')) {
     scrolls[element.dataset.scrollKey] = element.scrollTop;
   }
+  const atTable = state.screen === 'mesa' && state.mesa && state.mesa.status !== 'waiting';
+  const was = atTable ? motion.before(root) : null;
   const built = screen();
   const overlay = currentDialog();
   // Behind a modal dialog the screen is inert: no focus, no clicks, nothing read.
   built.inert = Boolean(overlay);
   clear(root).append(built);
   if (overlay) root.append(overlay);
-  if (state.screen === 'mesa' && state.mesa && state.mesa.status !== 'waiting') layoutTable(app, root);
+  if (atTable) {
+    layoutTable(app, root);
+    motion.after(root, was, state.view);
+  }
   for (const element of root.querySelectorAll('[data-scroll-key]')) {
     const top = scrolls[element.dataset.scrollKey];
     if (top) element.scrollTop = top;
   }
   restoreFocus(focusKey, overlay);
   updateClocks();
-  const myTurn = state.view && !state.view.ended && state.view.turn === mySeat();
+  const myTurn = Boolean(state.view && !state.view.ended && state.view.turn === mySeat());
   document.title = myTurn ? t('title.your_turn') : t('title.page');
+  if (myTurn && !turnSounded) sound(['turn']);
+  turnSounded = myTurn;
+  if (atTable) considerAutoPass(app);
 }
 
 function byKey(key) {
@@ -690,6 +710,7 @@ const app = {
 
 async function start() {
   document.body.prepend(tileDefs());
+  dragToPlay(app, root);
   // The words, the presets and the bots are asked for at once (the page preloads all three).
   const offered = Promise.all([api.presets(), api.bots()]);
   offered.catch(() => {}); // (its failure is handled below, after the words)

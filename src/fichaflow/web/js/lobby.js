@@ -22,6 +22,7 @@ export function renderHome(app) {
       rules: draftFrom(state.presets, { preset: regionalPreset(state.presets) }),
       botPause: 800,
       turnSeconds: null,
+      autoPass: false,
     };
   }
   const draft = state.createDraft;
@@ -39,6 +40,7 @@ export function renderHome(app) {
       rules: rulesBody(state.presets, draft.rules),
       botPause: draft.botPause,
       turnSeconds: draft.turnSeconds,
+      autoPass: draft.autoPass,
     });
   };
   return h('div', { class: 'screen home' },
@@ -70,6 +72,7 @@ export function renderHome(app) {
             value: seconds ?? '', selected: seconds === draft.turnSeconds,
           }, seconds ? t('turn_clock.seconds', { seconds }) : t('turn_clock.off')))),
           h('p', { class: 'hint' }, t('lobby.turn_clock_hint'))),
+        autoPassField(draft.autoPass, (on) => { draft.autoPass = on; }, 'auto-pass'),
         state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null,
         h('button', { class: 'primary big', type: 'submit', disabled: state.busy }, t('home.create'))),
       h('p', { class: 'aside' }, t('home.anotador_note'), ' ',
@@ -83,6 +86,17 @@ export function botPaceField(value, onChange, id) {
     h('select', { id, name: 'bot_pause_ms', onchange: (event) => onChange(Number(event.target.value)) },
       BOT_PACES.map((ms) => h('option', { value: ms, selected: ms === value }, t(`bot_pace.${ms}`)))),
     h('p', { class: 'hint' }, t('lobby.bot_pace_hint')));
+}
+
+/** Paso automático for the whole mesa: whoever can only pass passes by itself after a moment
+ * (a mesa option, like the bots' pace; the server does it). */
+export function autoPassField(value, onChange, id) {
+  return h('div', { class: 'field check-field' },
+    h('label', { for: id },
+      h('input', { id, type: 'checkbox', name: 'auto_pass', checked: value,
+        onchange: (event) => onChange(event.target.checked) }),
+      ' ', t('lobby.auto_pass')),
+    h('p', { class: 'hint' }, t('lobby.auto_pass_hint')));
 }
 
 /** Joining from an invitation: only a name, then the first free chair (or the queue). */

@@ -10,6 +10,8 @@ import { listing, t, tileName } from './i18n.js';
 import { layoutHand, layoutLine, leadIndexOf } from './layout.js';
 import { mainAttrs, topBar } from './chrome.js';
 import { cutName, seatNames } from './names.js';
+import { passesByItself } from './autopass.js';
+import { soundToggle } from './sound.js';
 import { canonical, placedTile, tileBackSvg, tileNumber, tileSvg } from './tiles.js';
 
 const POSITIONS = { 2: ['bottom', 'top'], 3: ['bottom', 'right', 'left'],
@@ -130,7 +132,7 @@ export function statusText(app) {
         ? t('status.forced_lead', { tile: view.forced_lead, name: tileName(view.forced_lead) })
         : t('status.lead');
     }
-    if (legal.includes('pass')) return t('status.must_pass');
+    if (legal.includes('pass')) return t(passesByItself(app) ? 'status.auto_pass' : 'status.must_pass');
     if (legal.includes('draw')) return t('status.must_draw');
     return t('status.your_turn');
   }
@@ -232,6 +234,7 @@ export function renderTable(app) {
     h('button', { type: 'button', class: 'chip-button icon-button', dataset: { key: 'open-mesa' },
       'aria-label': t('mesa.button'), title: t('mesa.button'),
       onclick: () => app.openDialog('mesa') }, mesaIcon(), h('span', { class: 'tool-word' }, t('mesa.button'))),
+    soundToggle(app),
   ];
   const event = state.lastEvent;
   // Which hand and how far into it the screen shows (read by people debugging, and by the tests).
