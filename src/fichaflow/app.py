@@ -34,6 +34,7 @@ from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
 from fichaflow.server.pista import pista_view
+from fichaflow.server.relay import Relay
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import Settings
 from fichaflow.server.storage import Storage
@@ -75,6 +76,7 @@ def create_app(settings: Settings) -> FastAPI:
     bots: BotPool = RedisBotPool(queue) if queue else LocalBotPool(settings.workers)
     service = TableService(storage, bots, settings.idle_seconds)
     limits = HttpLimits(settings.http_limit)
+    relay = Relay(storage, settings.advertise_url) if settings.advertise_url else None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -84,9 +86,13 @@ def create_app(settings: Settings) -> FastAPI:
         every = min(60.0, max(settings.idle_seconds / 2, 0.1))
         tidy = asyncio.get_running_loop().create_task(service.keep_tidy(every))
         leases = asyncio.get_running_loop().create_task(service.keep_leases())
+        # In a cluster, where this server is, for the others to pass a mesa's clients on.
+        where = relay and asyncio.get_running_loop().create_task(relay.keep_registered())
         yield
         tidy.cancel()
         leases.cancel()
+        if where:
+            where.cancel()
         await service.release_all()
         await bots.close()
         storage.close()
@@ -135,7 +141,7 @@ def create_app(settings: Settings) -> FastAPI:
         one to know of a new version."""
         return worker.answer(request.headers, "text/javascript")
 
-    app.include_router(game.build_router(service, settings, limits, game_index))
+    app.include_router(game.build_router(service, settings, limits, game_index, relay))
     anotador.install(app, storage, limits)  # its page is web/anotador/
     accounts.install(app, storage, limits)  # its page is web/cuenta/
     torneos.install(app, storage, limits)  # its pages are web/torneo/

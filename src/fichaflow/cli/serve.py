@@ -79,6 +79,15 @@ def _origins(urls: tuple[str, ...]) -> tuple[str, ...]:
     return urls
 
 
+def _reachable(host: str) -> str:
+    """The address peers reach a server listening on ``host`` at: that one, or for every
+    address (``0.0.0.0``) the machine's first network address, else its name."""
+    if host not in ("0.0.0.0", "::", ""):
+        return f"[{host}]" if ":" in host else host
+    lan = network_addresses()
+    return lan[0] if lan else socket.gethostname()
+
+
 @app.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Dirección donde escuchar.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Puerto.")
@@ -164,6 +173,15 @@ def _origins(urls: tuple[str, ...]) -> tuple[str, ...]:
     help="Cuánto dura el arriendo de una mesa si no se renueva: pasado ese tiempo, si este "
     "servidor se detuvo, otro puede tomarla.",
 )
+@click.option(
+    "--advertise",
+    default=None,
+    metavar="URL",
+    help="La dirección (http://10.0.0.20:8000) en la que los otros servidores de la misma base de "
+    "datos llegan a este: el servidor que no tiene una mesa pasa sus peticiones y WebSockets al "
+    "que la tiene, y el balanceador puede mandar a cualquiera a cualquier servidor. Por omisión, "
+    "con --redis, http://máquina:puerto; sin --redis, ninguna (un servidor solo).",
+)
 def serve(
     host: str,
     port: int,
@@ -178,6 +196,7 @@ def serve(
     ws_per_address: int,
     node: str | None,
     lease_seconds: float,
+    advertise: str | None,
 ) -> None:
     """Arranca el servidor: mesas para jugar en el navegador con amigos y bots."""
     import uvicorn
@@ -218,6 +237,8 @@ def serve(
         click.echo(say("friends", url=f"{public_url}/"))
     elif host in ("127.0.0.1", "localhost", "::1"):
         click.echo(say("local_only"))
+    if advertise is None and redis_url is not None:
+        advertise = f"http://{_reachable(host)}:{port}"
     settings = Settings(
         database_url=db_url,
         bot_workers=bot_workers,
@@ -229,6 +250,7 @@ def serve(
         allowed_origins=allowed_origins,
         node=node or f"{socket.gethostname()}:{port}"[:64],
         lease_seconds=lease_seconds,
+        advertise_url=advertise.rstrip("/") if advertise else None,
     )
     uvicorn.run(
         create_app(settings),

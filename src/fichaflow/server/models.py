@@ -20,6 +20,7 @@ from fichaflow.storage import Base
 CODE_LENGTH = 32
 HASH_LENGTH = 64
 NODE_LENGTH = 64
+URL_LENGTH = 512
 
 
 class MesaRow(Base):
@@ -104,3 +105,18 @@ class MoveRow(Base):
     notation: Mapped[str] = mapped_column(String(16))
     timed_out: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class NodeRow(Base):
+    """A server of a cluster and the address its peers reach it at: a server that does not hold
+    a mesa relays that mesa's requests and WebSockets to the one that does
+    (``server/relay.py``)."""
+
+    __tablename__ = "nodes"
+
+    name: Mapped[str] = mapped_column(String(NODE_LENGTH), primary_key=True)
+    """As in a mesa's lease (``MesaRow.owner``)."""
+    url: Mapped[str] = mapped_column(String(URL_LENGTH))
+    """``http://10.0.0.20:8000``: plain HTTP on the private network (``--advertise``)."""
+    seen: Mapped[int] = mapped_column(BigInteger, default=0)
+    """Unix time in milliseconds when the server last said it was there."""

@@ -36,6 +36,7 @@ from fichaflow.server.hub import (
     Connection,
 )
 from fichaflow.server.presets import PresetsAnswer, presets_answer
+from fichaflow.server.relay import Relay
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND, Settings
 
@@ -111,10 +112,15 @@ async def read_body(request: Request, model: type[M], what: str) -> M:
 
 
 def build_router(
-    service: TableService, settings: Settings, limits: HttpLimits, index: Page
+    service: TableService,
+    settings: Settings,
+    limits: HttpLimits,
+    index: Page,
+    relay: Relay | None = None,
 ) -> APIRouter:
-    """The game's endpoints; ``index`` is the game's page, which a mesa's join link opens."""
-    router = APIRouter(route_class=GameRoute)
+    """The game's endpoints; ``index`` is the game's page, which a mesa's join link opens. With
+    a ``relay`` (a cluster), what concerns a mesa another server holds is passed on to it."""
+    router = APIRouter(route_class=relay.route_class(GameRoute) if relay else GameRoute)
 
     @router.get("/api/health")
     async def health() -> wire.Health:
@@ -184,7 +190,7 @@ def build_router(
             _hello_deadline(conn, settings.hello_timeout)
         )
         try:
-            await _read_loop(service, conn, ws)
+            await _read_loop(service, conn, ws, relay)
         except WebSocketDisconnect:
             pass
         except Exception:
@@ -223,9 +229,12 @@ async def _hello_deadline(conn: Connection, seconds: float) -> None:
         _send_away(conn, FichaFlowError("server.hello_timeout", seconds=f"{seconds:g}"))
 
 
-async def _read_loop(service: TableService, conn: Connection, ws: WebSocket) -> None:
+async def _read_loop(
+    service: TableService, conn: Connection, ws: WebSocket, relay: Relay | None
+) -> None:
     """Read intentions until the client goes or is sent away. A bad message gets an error and
-    changes nothing; floods and oversized messages also close the connection."""
+    changes nothing; floods and oversized messages also close the connection. A hello to a mesa
+    another server holds is piped there by the ``relay``, if any."""
     while not conn.closed:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
@@ -246,9 +255,18 @@ async def _read_loop(service: TableService, conn: Connection, ws: WebSocket) -> 
             conn.send(wire.error(error))
             conn.close(CLOSE_FLOOD)
             return
+        intention = None
         try:
-            await service.handle(conn, p.read_intention(text))
+            intention = p.read_intention(text)
+            await service.handle(conn, intention)
         except FichaFlowError as exc:
+            if (
+                relay is not None
+                and exc.code == "server.elsewhere"
+                and isinstance(intention, p.Hello)
+                and await relay.pipe(ws, conn, text, intention.code)
+            ):
+                return  # (piped to the mesa's server until either side went)
             conn.send(wire.error(exc, p.ref_of(text)))
             # The mesa is (or went) to another server, or could not be loaded from the
             # database for a first hello: connect again (later, or elsewhere).

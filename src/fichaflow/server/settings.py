@@ -136,6 +136,10 @@ class Settings:
     same across its restarts (``fichaflow serve`` makes it from the host name and port)."""
     lease_seconds: float = 30.0
     """How long this server's hold on a mesa lasts unless renewed (every third of it)."""
+    advertise_url: str | None = None
+    """With an address (``http://10.0.0.20:8000``, where this server's peers reach it), this
+    server is one of a cluster: what concerns a mesa another server holds is passed on to that
+    one (``server/relay.py``), so a balancer may send any client to any server."""
     """A mesa nobody has been connected to for this long (and where nothing is under way) leaves
     memory; it comes back from the database when someone asks for it."""
 

@@ -1,0 +1,289 @@
+"""A cluster: three ``fichaflow serve`` nodes on one PostgreSQL database and one Redis, one
+``fichaflow worker``, and HAProxy in front in round robin with no sticky sessions, from the very
+file docs/deploy.md shows (``deploy/haproxy.cfg``). Clients through the balancer, and mirones
+sent straight to a node that does not hold their mesa, play bot-filled partidas to the end and
+every record verifies; no message names a tile its receiver may not see; and when a mesa's owner
+is killed in the middle of a hand another node takes it over within 10 s, its player is back in
+his chair through the balancer and the partida ends with every move stored once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from fichaflow.core import record
+from fichaflow.server.fairness import verify_record
+from tests.cluster.kit import RedisServer, WorkerProcess, needs_redis
+from tests.cluster.test_workers import verified
+from tests.server.kit import (
+    POSTGRES_ENV,
+    Client,
+    ServerProcess,
+    contiguous,
+    create_mesa,
+    free_port,
+    get_json,
+    join,
+    postgres_database,
+    stored_moves,
+    wait_until_serving,
+)
+from tests.server.test_leaks import check_message
+
+HAPROXY = shutil.which("haproxy")
+HAPROXY_CFG = Path(__file__).parents[2] / "deploy" / "haproxy.cfg"
+LEASE = "3"  # seconds: a dead owner's mesas wait this long at most for another node
+NODES = 3
+
+pytestmark = [
+    needs_redis,
+    pytest.mark.skipif(
+        HAPROXY is None, reason="haproxy is not installed (Debian's package haproxy)"
+    ),
+]
+
+
+class Balancer:
+    """HAProxy on a free port of 127.0.0.1, in front of the nodes, run from deploy/haproxy.cfg;
+    it has what the test kit's clients use of a server (``url``, ``ws_url``, ``http``)."""
+
+    def __init__(self, nodes: list[ServerProcess]) -> None:
+        self.port = free_port()
+        self.env = {**os.environ, "FICHAFLOW_BIND": f"127.0.0.1:{self.port}"}
+        for n, node in enumerate(nodes, 1):
+            self.env[f"FICHAFLOW_NODE{n}"] = f"127.0.0.1:{node.port}"
+        self.log = Path(tempfile.mkstemp(prefix="fichaflow-haproxy-", suffix=".log")[1])
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.url, timeout=10)
+
+    def start(self) -> None:
+        assert HAPROXY is not None
+        command = [HAPROXY, "-db", "-f", str(HAPROXY_CFG)]
+        with self.log.open("ab") as sink:
+            self.process = subprocess.Popen(
+                command, stdout=sink, stderr=subprocess.STDOUT, env=self.env
+            )
+        if not wait_until_serving(self.url, self.process, 30):
+            raise RuntimeError(f"haproxy did not start:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.log.unlink(missing_ok=True)
+
+
+class Cluster:
+    def __init__(self, database: str, nodes: list[ServerProcess], balancer: Balancer) -> None:
+        self.database, self.nodes, self.balancer = database, nodes, balancer
+        self.engine = create_engine(database)
+
+    def owner(self, code: str) -> str | None:
+        return self.lease(code)[0]
+
+    def lease(self, code: str) -> tuple[str | None, int]:
+        """Who holds mesa ``code`` and with which fencing token, as the database says."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                text("SELECT owner, fence FROM mesas WHERE code = :code"), {"code": code}
+            ).one()
+        return row[0], int(row[1])
+
+    def node(self, name: str | None) -> ServerProcess:
+        return self.nodes[int(str(name).removeprefix("node")) - 1]
+
+    def other(self, code: str) -> ServerProcess:
+        """A live node that does not hold mesa ``code``."""
+        owner = self.owner(code)
+        return next(
+            n
+            for n in self.nodes
+            if f"node{self.nodes.index(n) + 1}" != owner
+            and n.process is not None
+            and n.process.poll() is None
+        )
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        pytest.skip(f"{POSTGRES_ENV} is not set: a cluster's nodes share a PostgreSQL database")
+    with (
+        postgres_database(base, "fichaflow_cluster") as database,
+        RedisServer() as redis,
+        WorkerProcess(redis.url, processes=1) as worker,
+    ):
+        worker.start()
+        nodes = [
+            ServerProcess(
+                database,
+                options=["--redis", redis.url, "--lease-seconds", LEASE, "--node", f"node{n}"],
+            )
+            for n in range(1, NODES + 1)
+        ]
+        balancer = Balancer(nodes)
+        try:
+            for node in nodes:
+                node.start()
+            balancer.start()
+            worker.wait_ready(redis.client())
+            running = Cluster(database, nodes, balancer)
+            yield running
+            running.engine.dispose()
+        finally:
+            balancer.stop()
+            for node in nodes:
+                node.stop()
+
+
+async def partida(
+    cluster: Cluster, rules: dict[str, Any], bots: list[str | None], seed: int
+) -> dict[str, Any]:
+    """A mesa made through the balancer, seat 0 a person playing through it, the rest bots; a
+    mirón connected straight to a node that does not hold the mesa, and a second person who
+    joins there too and watches from the queue. Played to the end."""
+    lb = cluster.balancer
+    created = await create_mesa(lb, rules=rules, seats=bots, name="Host", seat=0)  # type: ignore[arg-type]
+    code = created["code"]
+    elsewhere = cluster.other(code)
+    joined = await join(elsewhere, code, "Otra", None)  # passed on to the holder
+    assert joined["seat"] is None
+    player = Client(lb, code, created["token"], autoplay=True, seed=seed)  # type: ignore[arg-type]
+    miron = Client(elsewhere, code)
+    queued = Client(elsewhere, code, joined["token"])
+    for client in (player, miron, queued):
+        await client.connect()
+    assert player.seat == 0
+    await player.send({"type": "start"})
+    await asyncio.wait_for(
+        asyncio.gather(*(c.partida_over.wait() for c in (player, miron, queued))), 240
+    )
+    for client in (player, miron, queued):
+        await client.close()
+    saved = await get_json(elsewhere, f"/api/mesas/{code}/partidas/1/record")
+    return {"code": code, "clients": [player, miron, queued], "record": saved}
+
+
+TABLES: list[tuple[dict[str, Any], list[str | None]]] = [
+    ({"preset": "mano_a_mano", "target": 25}, [None, "tirapuntos"]),
+    ({"preset": "venezuela", "target": 30}, [None, "tirafichas", "acuestafichas", "tirapuntos"]),
+    ({"preset": "mano_a_mano", "target": 25}, [None, "tirafichas"]),
+    ({"preset": "venezuela", "target": 30}, [None, "tirapuntos", "tirafichas", "acuestafichas"]),
+]
+
+
+@pytest.mark.slow
+def test_clients_on_any_node_play_to_the_end_and_see_nothing_hidden(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        jobs = [partida(cluster, rules, bots, 10 * n) for n, (rules, bots) in enumerate(TABLES)]
+        return list(await asyncio.gather(*jobs))
+
+    games = asyncio.run(scenario())
+    owners = {cluster.owner(game["code"]) for game in games}
+    assert len(owners) > 1, "the balancer spread the mesas over the nodes"
+    checked = 0
+    for game in games:
+        asyncio.run(verified(cluster.balancer, game["code"], tmp_path))  # type: ignore[arg-type]
+        saved = record.loads(json.dumps(game["record"]))
+        assert verify_record(saved)
+        truth = record.replay(saved)
+        for client in game["clients"]:
+            assert client.welcomes >= 1 and client.log
+            for message in client.log:
+                check_message(message, truth, client.seat)
+                checked += 1
+        assert contiguous(stored_moves(cluster.database, game["code"]))
+    assert checked > 300
+
+
+@pytest.mark.slow
+def test_another_node_takes_over_a_killed_owners_mesa(cluster: Cluster, tmp_path: Path) -> None:
+    lb = cluster.balancer
+    killed: ServerProcess | None = None
+
+    async def scenario() -> None:
+        nonlocal killed
+        created = await create_mesa(  # type: ignore[arg-type]
+            lb, rules={"preset": "mano_a_mano", "target": 60}, seats=[None, "tirapuntos"], seat=0
+        )
+        code = created["code"]
+        player = Client(lb, code, created["token"], autoplay=True, reconnect=True, seed=7)  # type: ignore[arg-type]
+        await player.connect()
+        await player.send({"type": "start"})
+        # mid-hand: a few moves of the first hand played
+        await asyncio.wait_for(
+            _until(lambda: sum(m["type"] == "move" for m in player.log) >= 3), 60
+        )
+        owner, fence = cluster.lease(code)
+        killed = cluster.node(owner)
+        told = [
+            m["move"]["move"]
+            for m in player.log
+            if m["type"] == "move" and m["view"]["hand_number"] == 1
+        ]
+        welcomes = player.welcomes
+        killed.kill()
+        started = time.monotonic()
+        # Another node holds the mesa within 10 s (the lease is 3 s)...
+        await asyncio.wait_for(_until(lambda: cluster.lease(code)[1] > fence), 10)
+        taken_in = time.monotonic() - started
+        assert cluster.owner(code) not in (None, owner)
+        assert taken_in <= 10
+        # ...its player, through the balancer, is back in his chair, and the partida ends.
+        await asyncio.wait_for(_until(lambda: player.welcomes > welcomes), 20)
+        assert player.seat == 0
+        await asyncio.wait_for(player.partida_over.wait(), 240)
+        await player.close()
+        moves = stored_moves(cluster.database, code)
+        assert contiguous(moves), "a committed move was lost or stored twice"
+        first_hand = [notation for hand, _, notation in moves if hand == 1]
+        assert first_hand[: len(told)] == told, "a move told before the kill was lost"
+        await verified(lb, code, tmp_path)  # type: ignore[arg-type]
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        if killed is not None:
+            with contextlib.suppress(Exception):
+                killed.start()
+
+
+async def _until(condition: Any) -> None:
+    while not condition():
+        await asyncio.sleep(0.05)
+
+
+def test_the_haproxy_file_is_valid() -> None:
+    assert HAPROXY is not None
+    env = {**os.environ, "FICHAFLOW_BIND": "127.0.0.1:1"}
+    env |= {f"FICHAFLOW_NODE{n}": f"127.0.0.1:{n + 1}" for n in range(1, NODES + 1)}
+    checked = subprocess.run(
+        [HAPROXY, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True, env=env
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
