@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from fichaflow.app import WEB
+from fichaflow.http.static import IMPORT
 from tests.server.kit import ServerProcess
 
 PAGES = ["/", "/index.html", "/m/ABCDEF", "/anotador/", "/repaso/"]
@@ -153,3 +154,11 @@ def test_each_page_has_a_description_and_does_not_jump_as_it_fills(
     assert description and len(description) > 40, path
     # The anotador's chairs appeared after the presets and pushed the form down: 0.106.
     assert shifted < 0.01, (path, shifted)
+
+
+def test_the_game_modules_import_each_other_relatively() -> None:
+    """An import by an absolute address (``/js/x.js``) would load that module from its plain,
+    unversioned address: a second copy beside the versioned one, and a file that may be older."""
+    for module in sorted((WEB / "js").glob("*.js")):
+        absolute = [spec for spec in IMPORT.findall(module.read_text()) if spec.startswith("/")]
+        assert absolute == [], f"{module.name} imports {absolute}: use './…' or '../…'"
