@@ -10,7 +10,15 @@ phone network (DevTools' Slow 4G: 150 ms round trips, 1.6 Mbit/s), to the form o
 the largest contentful paint. Each figure is the median of its runs, measured side by side in one
 run.
 
-    python bench/web_client.py --reloads 15 --hands 3 --layouts 200 --homes 5
+With ``--before REV`` the reloads also go, in turns, to two more tables: one on a second server
+running the package as it was at git revision REV (its ``src`` exported to a temporary folder),
+one on this tree's, so that the page's first render and its time to interactive are compared
+before and after a change in one run, on one machine at one load. Both are read in the page,
+from the navigation's start: the first render when the player's tiles are in the page,
+interactive when, after that drawing, the page's main thread is free to answer a tap (a frame
+and a task later).
+
+    python bench/web_client.py --reloads 15 --hands 3 --layouts 200 --homes 5 --before main
 """
 
 from __future__ import annotations
@@ -110,13 +118,34 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+FIRST_RENDER = """
+new MutationObserver((changes, watcher) => {
+  if (!document.querySelector('.hand-tile')) return;
+  watcher.disconnect();
+  window.__firstRender = performance.now();
+  requestAnimationFrame(() => setTimeout(() => { window.__interactive = performance.now(); }, 0));
+}).observe(document, { childList: true, subtree: true });
+"""
+TIMES = """() => new Promise((done) => {
+  const ready = () => (window.__interactive
+    ? done([window.__firstRender, window.__interactive]) : setTimeout(ready, 5));
+  ready();
+})"""
+
+
 @contextlib.contextmanager
-def server() -> Any:
+def server(source: Path | None = None) -> Any:
+    """``fichaflow serve`` on a free port: this tree's package, or the one under ``source``."""
     port = free_port()
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
     with tempfile.TemporaryDirectory() as folder:
         db = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         command = [*SERVE, "--port", str(port), "--db", db, "--bot-workers", "1"]
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+        )
         url = f"http://127.0.0.1:{port}"
         try:
             for _ in range(300):
@@ -145,6 +174,53 @@ def full_chain() -> list[list[int]]:
     return [list(pair) for pair in itertools.pairwise(path)]
 
 
+@contextlib.contextmanager
+def exported(revision: str | None) -> Any:
+    """The package's ``src`` as it was at git ``revision``, in a temporary folder (None: none)."""
+    if revision is None:
+        yield None
+        return
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", revision, "src"], check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        yield Path(folder) / "src"
+
+
+def open_table(context: Any, url: str) -> Any:
+    """A mesa with three bots (no pause) at ``url``, started, and its host's page at the table."""
+    created = httpx.post(
+        f"{url}/api/mesas",
+        json={
+            "rules": {"preset": "dominicana", "target": 500},
+            "seats": [None, "tirafichas", "tirapuntos", "acuestafichas"],
+            "name": "Ana",
+            "seat": 0,
+            "options": {"bot_pause_ms": 0},
+        },
+    ).json()
+    code = created["code"]
+    ticket = json.dumps({"token": created["token"], "person": created["person"]})
+    page = context.new_page()
+    page.add_init_script(f"localStorage.setItem('fichaflow.mesa.{code}', {json.dumps(ticket)})")
+    page.add_init_script(FIRST_RENDER)
+    page.goto(f"{url}/m/{code}")
+    page.get_by_role("button", name="Empezar la partida").click()
+    page.locator(".hand-tile").first.wait_for()
+    return page
+
+
+def reload_times(page: Any) -> tuple[float, float]:
+    """One reload: the page's own first render and interactive times, in seconds from the
+    navigation's start."""
+    page.reload()
+    page.locator(".hand-tile").first.wait_for()
+    first, ready = page.evaluate(TIMES)
+    return first / 1000, ready / 1000
+
+
 def median_ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.1f} ms" if values else "-"
 
@@ -155,9 +231,16 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--layouts", type=int, default=200)
     parser.add_argument("--homes", type=int, default=5)
+    parser.add_argument("--before", help="a git revision whose page to compare the reloads with")
     options = parser.parse_args()
     chromium = os.environ.get("FICHAFLOW_CHROMIUM") or "/usr/bin/chromium"
-    with server() as url, sync_playwright() as playwright:
+    compared: dict[str, list[tuple[float, float]]] = {"before": [], "after": []}
+    with (
+        exported(options.before) as old_source,
+        server() as url,
+        server(old_source) if old_source else contextlib.nullcontext() as old_url,
+        sync_playwright() as playwright,
+    ):
         created = httpx.post(
             f"{url}/api/mesas",
             json={
@@ -190,12 +273,21 @@ def main() -> None:
 
         reloads: list[float] = []
         drawn: list[float] = []
+        tables = (
+            {"before": open_table(context, old_url), "after": open_table(context, url)}
+            if (old_url)
+            else {}
+        )
         for _ in range(options.reloads):
             start = time.perf_counter()
             page.reload()
             page.locator(".hand-tile").first.wait_for()
             reloads.append(time.perf_counter() - start)
             drawn.append(page.evaluate("window.__tilesAt") / 1000)
+            for label, table in tables.items():
+                compared[label].append(reload_times(table))
+        for table in tables.values():
+            table.close()
 
         taps: list[float] = []
         hands = 0
@@ -252,6 +344,18 @@ def main() -> None:
         f"{median_ms([ready for ready, _ in homes])}, largest contentful paint median "
         f"{median_ms([lcp for _, lcp in homes])} over {len(homes)}"
     )
+    for label, runs in compared.items():
+        if runs:
+            name = f"{options.before} (before)" if label == "before" else "this tree (after)"
+            print(
+                f"{name}: first render median {median_ms([r[0] for r in runs])}, "
+                f"interactive median {median_ms([r[1] for r in runs])} over {len(runs)} reloads"
+            )
+    if compared["before"] and compared["after"]:
+        for index, figure in ((0, "first render"), (1, "interactive")):
+            old = statistics.median(r[index] for r in compared["before"])
+            new = statistics.median(r[index] for r in compared["after"])
+            print(f"{figure}: after / before = {new / old:.2f}")
 
 
 if __name__ == "__main__":

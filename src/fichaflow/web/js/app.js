@@ -67,7 +67,7 @@ const state = {
 };
 let connection = null;
 let wasMyTurn = false;
-let turnSounded = false;
+let turnSounded = true; // a turn found on arrival (a reload, a welcome) is not a turn starting
 
 // -- helpers the screens call ------------------------------------------------------------------
 
@@ -324,6 +324,7 @@ function newPartida(header, view) {
 }
 
 function onWelcome(message) {
+  turnSounded = true;
   state.you = message.you;
   state.role = message.role;
   state.mesa = message.mesa;

@@ -104,26 +104,25 @@ const SOUNDS = {
 
 /**
  * Make the sounds ``names`` one after the other (``gap`` seconds apart); nothing while the sound
- * is off. Returns the names made.
+ * is off. The work is done in a task of its own, after the drawing that called for it.
  */
 export function sound(names, gap = 0.12) {
-  if (!soundOn()) return [];
-  const ctx = audio();
-  const made = [];
-  let at = ctx ? ctx.currentTime + 0.01 : 0;
-  for (const name of names) {
-    const make = SOUNDS[name];
-    if (!make) continue;
-    if (ctx) make(ctx, at);
-    at += gap;
-    const vibrate = VIBRATIONS[name] || null;
-    if (vibrate && navigator.vibrate) navigator.vibrate(vibrate);
-    made.push(name);
-    window.dispatchEvent(new CustomEvent('fichaflow:sound', {
-      detail: { name, vibrate, audio: ctx ? ctx.state : 'none' },
-    }));
-  }
-  return made;
+  if (!soundOn() || !names.length) return;
+  setTimeout(() => {
+    const ctx = audio();
+    let at = ctx ? ctx.currentTime + 0.01 : 0;
+    for (const name of names) {
+      const make = SOUNDS[name];
+      if (!make) continue;
+      if (ctx) make(ctx, at);
+      at += gap;
+      const vibrate = VIBRATIONS[name] || null;
+      if (vibrate && navigator.vibrate) navigator.vibrate(vibrate);
+      window.dispatchEvent(new CustomEvent('fichaflow:sound', {
+        detail: { name, vibrate, audio: ctx ? ctx.state : 'none' },
+      }));
+    }
+  }, 0);
 }
 
 /** The sounds a batch of the table's moments calls for (moments.js's kinds), in order. */
