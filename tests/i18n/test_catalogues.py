@@ -53,12 +53,13 @@ def test_the_pages_fetch_the_same_catalogue_the_server_speaks(tmp_path: Path) ->
 
 
 def test_every_key_the_anotador_and_the_repaso_ask_for_is_in_the_catalogue() -> None:
-    """The two pages name their words without their prefix (``t("save")`` is ``anotador.save``):
+    """The pages name their words without their prefix (``t("save")`` is ``anotador.save``):
     the names written in their scripts and pages are all in the catalogue."""
     web = resources.files("fichaflow") / "web"
     for page, call in (
         ("anotador", r"\bt\(\s*\"([a-z_]+)\""),
         ("repaso", r"\bt\([\w.]+,\s*'([a-z_]+)'"),
+        ("cuenta", r"\bt\(\s*'([a-z_]+)'"),
     ):
         folder = web / page
         scripts = "\n".join(f.read_text() for f in folder.iterdir() if f.name.endswith(".js"))

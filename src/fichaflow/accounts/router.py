@@ -16,10 +16,12 @@ from typing import Any, Final
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from fichaflow.accounts import passwords, store
+from fichaflow.accounts import passkeys, passwords, store
+from fichaflow.accounts.tables import CREDENTIAL_LENGTH
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.names import player_name
-from fichaflow.http import ErrorRoute, HttpLimits, read_json
+from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json
+from fichaflow.http.paths import CODE_CHARS
 from fichaflow.storage import Database
 
 PREFIX: Final = "/api/accounts"
@@ -34,6 +36,8 @@ STATUS: Final = {
     "accounts.wrong": 401,
     "accounts.csrf": 403,
     "accounts.name_taken": 409,
+    "accounts.passkey_known": 409,
+    "accounts.passkey_unknown": 401,
     "server.too_big_http": 413,
     "server.too_many": 429,
 }
@@ -87,6 +91,16 @@ class Accounts:
             sent = request.headers.get(CSRF_HEADER, "")
             if not secrets.compare_digest(sent.encode(), found.csrf.encode()):
                 raise FichaFlowError("accounts.csrf")
+        return found
+
+    async def challenge(self, data: dict[str, Any], purpose: str) -> store.Challenge:
+        """The live ceremony the body names (``challenge``), begun for ``purpose``."""
+        key = data.get("challenge")
+        found: store.Challenge | None = None
+        if isinstance(key, str) and is_code(key):
+            found = await self.run(store.challenge, key, purpose)
+        if found is None:
+            raise FichaFlowError("accounts.challenge")
         return found
 
     def signin_allowed(self, request: Request, name: str) -> None:
@@ -246,6 +260,101 @@ def build_router(accounts: Accounts) -> APIRouter:
         found = await accounts.session(request)
         await accounts.run(store.delete_account, found.account.id)
         return signed_off(request, {"deleted": True})
+
+    @router.post("/passkeys/signup/options")
+    async def passkey_signup_options(request: Request) -> Any:
+        """Begin making an account with a passkey: what the browser is to ask its
+        authenticator, and the ceremony's ``challenge`` to send back with the answer."""
+        data = await _body(request)
+        name = _name(data)
+        who = passkeys.party(request)
+        accounts.limits.check("create", request)
+        if await accounts.run(store.find_by_name, name) is not None:
+            raise FichaFlowError("accounts.name_taken", name=name)
+        account, raw = store.new_account_id(), passkeys.new_challenge()
+        options = passkeys.registration_options(who, raw, account, name, [])
+        key = await accounts.run(store.new_challenge, "signup", passkeys.encode(raw), name, account)
+        return {"challenge": key, "options": options}
+
+    @router.post("/passkeys/signup", status_code=201)
+    async def passkey_signup(request: Request) -> Any:
+        """The authenticator's new passkey: the account is made with it, signed in, and its
+        recovery codes shown once."""
+        data = await _body(request)
+        who = passkeys.party(request)
+        sent = passkeys.credential(data)
+        begun = await accounts.challenge(data, "signup")
+        assert begun.name is not None and begun.account is not None
+        made = passkeys.verify_registration(who, begun.challenge, sent)
+        codes = store.new_recovery_codes()
+        key = store.Passkey(made.id, begun.account, made.public_key, made.sign_count)
+        try:
+            account, opened = await accounts.run(
+                store.create_account, begun.name, None, codes, key, begun.id
+            )
+        except store.NameTaken:
+            raise FichaFlowError("accounts.name_taken", name=begun.name) from None
+        return signed_in(request, account, opened, 201, recovery_codes=codes)
+
+    @router.post("/passkeys/signin/options")
+    async def passkey_signin_options(request: Request) -> Any:
+        """Begin signing in with a passkey; no name is needed (the passkey knows it)."""
+        await _body(request)
+        who = passkeys.party(request)
+        accounts.limits.check("signin", request)
+        raw = passkeys.new_challenge()
+        options = passkeys.authentication_options(who, raw)
+        key = await accounts.run(store.new_challenge, "signin", passkeys.encode(raw), None, None)
+        return {"challenge": key, "options": options}
+
+    @router.post("/passkeys/signin")
+    async def passkey_signin(request: Request) -> Any:
+        data = await _body(request)
+        who = passkeys.party(request)
+        sent = passkeys.credential(data)
+        begun = await accounts.challenge(data, "signin")
+        key = None
+        if len(sent["id"]) <= CREDENTIAL_LENGTH and set(sent["id"]) <= CODE_CHARS:
+            key = await accounts.run(store.passkey, sent["id"])
+        if key is None:
+            raise FichaFlowError("accounts.passkey_unknown")
+        count = passkeys.verify_authentication(
+            who, begun.challenge, sent, key.public_key, key.sign_count
+        )
+        opened = await accounts.run(store.passkey_sign_in, key, count, begun.id)
+        account = await accounts.run(store.account, key.account)
+        return signed_in(request, account, opened)
+
+    @router.post("/passkeys/add/options")
+    async def passkey_add_options(request: Request) -> Any:
+        """Begin adding a passkey to the signed-in account (another phone, a security key)."""
+        found = await accounts.session(request)
+        await _body(request)
+        who = passkeys.party(request)
+        known = await accounts.run(store.passkey_ids, found.account.id)
+        raw = passkeys.new_challenge()
+        options = passkeys.registration_options(
+            who, raw, found.account.id, found.account.name, known
+        )
+        key = await accounts.run(
+            store.new_challenge, "add", passkeys.encode(raw), None, found.account.id
+        )
+        return {"challenge": key, "options": options}
+
+    @router.post("/passkeys/add")
+    async def passkey_add(request: Request) -> Any:
+        found = await accounts.session(request)
+        data = await _body(request)
+        who = passkeys.party(request)
+        sent = passkeys.credential(data)
+        begun = await accounts.challenge(data, "add")
+        if begun.account != found.account.id:
+            raise FichaFlowError("accounts.challenge")
+        made = passkeys.verify_registration(who, begun.challenge, sent)
+        key = store.Passkey(made.id, found.account.id, made.public_key, made.sign_count)
+        if not await accounts.run(store.add_passkey, key, begun.id):
+            raise FichaFlowError("accounts.passkey_known")
+        return {"passkeys": len(await accounts.run(store.passkey_ids, found.account.id))}
 
     return router
 

@@ -186,6 +186,12 @@ def find_by_name(engine: Engine, name: str) -> Account | None:
     return _account(row) if row is not None else None
 
 
+def account(engine: Engine, account_id: str) -> Account:
+    with engine.connect() as connection:
+        row = connection.execute(select(ACCOUNTS).where(ACCOUNTS.c.id == account_id)).one()
+    return _account(row)
+
+
 def sign_in(engine: Engine, account: str) -> NewSession:
     with engine.begin() as connection:
         return _open_session(connection, account)
