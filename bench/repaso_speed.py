@@ -53,6 +53,7 @@ def main() -> None:
     seconds: dict[tuple[str, str], list[float]] = defaultdict(list)
     decisions: dict[str, list[int]] = defaultdict(list)
     best: dict[str, list[list[int]]] = defaultdict(list)  # per level: each decision's best tile
+    first_exact: dict[str, list[bool]] = defaultdict(list)  # per level: hindsight at the first
     for preset in args.modes.split(","):
         for number in range(args.hands):
             subject = play(preset, number)
@@ -67,6 +68,9 @@ def main() -> None:
                     )  # fmt: skip
                     if level is levels[0]:
                         decisions[preset].append(len(review.decisions))
+                    if review.decisions:
+                        solved = review.decisions[0].evaluation.hindsight_solved
+                        first_exact[level.name].append(solved)
     print(f"Python {platform.python_version()}, {platform.machine()}; CPU seconds per review of "
           "a whole hand for one seat")  # fmt: skip
     head = f"{'mode':<12} {'reviews':>7} {'decisions':>9}"
@@ -88,6 +92,10 @@ def main() -> None:
             for a, b in zip(seconds[(preset, base)], seconds[(preset, level.name)], strict=True)
         ]
         print(f"{level.name} / {base}: median ratio {statistics.median(ratios):.1f}×")
+    for level in levels:
+        found = first_exact[level.name]
+        print(f"{level.name}: a hindsight value for the first decision in {sum(found)} of "
+              f"{len(found)} reviews")  # fmt: skip
     deepest = levels[-1].name
     for level in levels[:-1]:
         pairs = [

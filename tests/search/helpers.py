@@ -9,8 +9,9 @@ from fichaflow.core.deal import Deal
 from fichaflow.core.hand import DRAW as CORE_DRAW
 from fichaflow.core.hand import PASS as CORE_PASS
 from fichaflow.core.hand import End, EndKind, Hand, Move
-from fichaflow.core.partida import first_salida
+from fichaflow.core.partida import facts_of, first_salida
 from fichaflow.core.rules import Rules
+from fichaflow.core.scoring import score_hand
 from fichaflow.core.view import SeatView
 from fichaflow.search.engine import DOMINO, DRAW, PASS, FastHand
 from fichaflow.search.sampler import Sample, Sampler
@@ -74,3 +75,26 @@ def sample_deals(view: SeatView, count: int, seed: int = 0) -> list[Sample]:
             break
         out.append(sample)
     return out
+
+
+def minimax(rules: Rules, hand: Hand, team: int) -> int:
+    """Minimax with no pruning and no memory, on the rules engine: ``team`` maximizes its gain
+    against the others, everybody else minimizes it."""
+    if hand.ended:
+        gains = score_hand(rules, facts_of(hand)).gains(rules.teams)
+        return gains[team] * rules.teams - sum(gains)
+    values = []
+    for move in hand.legal_moves():
+        hand.push(move)
+        values.append(minimax(rules, hand, team))
+        hand.pop()
+    return max(values) if rules.team_of(hand.turn) == team else min(values)
+
+
+def endgame(rules: Rules, seed: int, left: int) -> Hand | None:
+    """A hand played at random until at most ``left`` tiles are off the line (None: it ended)."""
+    hand = new_hand(rules, seed)
+    rng = random.Random(seed)
+    while not hand.ended and sum(hand.counts()) + hand.stock_left > left:
+        hand.play(rng.choice(hand.legal_moves()))
+    return None if hand.ended else hand

@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from fichaflow.core.hand import Hand
-from fichaflow.core.partida import facts_of
 from fichaflow.core.rules import Rules
-from fichaflow.core.scoring import score_hand
 from fichaflow.search.engine import FastHand
 from fichaflow.search.solver import OutOfNodes, Solver
 from fichaflow.search.value import Valuer
-from tests.search.helpers import ALL_PRESETS, BONUSES, new_hand
-
-
-def _reference(rules: Rules, hand: Hand, team: int) -> int:
-    """Minimax with no pruning and no memory, on the rules engine: ``team`` maximizes its gain
-    against the others, everybody else minimizes it."""
-    if hand.ended:
-        gains = score_hand(rules, facts_of(hand)).gains(rules.teams)
-        return gains[team] * rules.teams - sum(gains)
-    values = []
-    for move in hand.legal_moves():
-        hand.push(move)
-        values.append(_reference(rules, hand, team))
-        hand.pop()
-    return max(values) if rules.team_of(hand.turn) == team else min(values)
-
-
-def _endgame(rules: Rules, seed: int, left: int) -> Hand | None:
-    hand = new_hand(rules, seed)
-    rng = random.Random(seed)
-    while not hand.ended and sum(hand.counts()) + hand.stock_left > left:
-        hand.play(rng.choice(hand.legal_moves()))
-    return None if hand.ended else hand
+from tests.search.helpers import ALL_PRESETS, BONUSES, endgame, minimax, new_hand
 
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
@@ -45,14 +18,14 @@ def test_solver_values_equal_plain_minimax(preset: str, bonuses: bool) -> None:
     valuer = Valuer(rules)
     solved = 0
     for seed in range(60):
-        hand = _endgame(rules, seed, 9)
+        hand = endgame(rules, seed, 9)
         if hand is None:
             continue
         for team in range(rules.teams):
             fast = FastHand.from_hand(hand)
             solver = Solver(valuer, team)
             solver.reset_table(fast)
-            assert solver.value(fast) == _reference(rules, hand, team)
+            assert solver.value(fast) == minimax(rules, hand, team)
             solved += 1
     assert solved > 40
 
@@ -61,7 +34,7 @@ def test_move_values_are_the_values_after_each_move() -> None:
     rules = Rules.make("dominicana")
     valuer = Valuer(rules)
     for seed in range(30):
-        hand = _endgame(rules, seed, 10)
+        hand = endgame(rules, seed, 10)
         if hand is None:
             continue
         fast = FastHand.from_hand(hand)
@@ -72,7 +45,7 @@ def test_move_values_are_the_values_after_each_move() -> None:
         expected = []
         for move in hand.legal_moves():
             hand.push(move)
-            expected.append(_reference(rules, hand, rules.team_of(hand.history[-1].seat)))
+            expected.append(minimax(rules, hand, rules.team_of(hand.history[-1].seat)))
             hand.pop()
         assert solver.move_values(fast, moves) == expected
 
@@ -99,3 +72,33 @@ def test_a_passed_deadline_stops_the_search_and_restores_the_position() -> None:
         solver.value(fast)
     assert (fast.hands, fast.turn, fast.depth) == before
     assert solver.nodes <= 1024
+
+
+@pytest.mark.parametrize("preset", ["venezuela", "mano_a_mano", "tres"])
+def test_the_table_of_solved_positions_changes_no_value(preset: str) -> None:
+    """Larger positions than minimax can afford, searched with and without the table (where a
+    line and its mirror, the ends swapped, share an entry, and one table may serve a whole hand):
+    the same value for every move."""
+    rules = Rules.make(preset)
+    valuer = Valuer(rules)
+    compared = 0
+    for seed in range(8):
+        hand = endgame(rules, seed, 22)
+        if hand is None:
+            continue
+        fast = FastHand.from_hand(hand)
+        moves = _legal(fast)
+        team = rules.team_of(hand.turn)
+        keyed = Solver(valuer, team)
+        keyed.reset_table(fast)
+        plain = Solver(valuer, team)
+        plain.reset_table(fast)
+        plain._keyed = False  # alpha-beta alone
+        assert keyed.move_values(fast, moves) == plain.move_values(fast, moves)
+        compared += 1
+    assert compared >= 6
+
+
+def _legal(fast: FastHand) -> list[int]:
+    buf = [0] * 64
+    return buf[: fast.choices(buf)]

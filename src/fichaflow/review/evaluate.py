@@ -238,20 +238,36 @@ def _judge_moves(
     return tuple(out)
 
 
-def hindsight(hand: Hand, rules: Rules, evaluation: Evaluation, nodes: int) -> Evaluation:
+def hindsight(
+    hand: Hand, rules: Rules, evaluation: Evaluation, nodes: int, solver: Solver | None = None
+) -> Evaluation:
     """``evaluation`` with the exact value of each move in the true position (``hand``, every
-    tile visible), when the solver finishes within ``nodes``; unchanged otherwise."""
+    tile visible), when the solver finishes within ``nodes``; unchanged otherwise.
+
+    ``solver`` (for the seat's side) may be shared by the decisions of one hand: its table of
+    solved positions stays valid for them all, since the deal and the side are the same, so each
+    decision reads what the others solved."""
     if len(evaluation.moves) < 2 or nodes <= 0:
         return evaluation
     fast = FastHand.from_hand(hand)
-    solver = Solver(valuer_for(rules), rules.team_of(evaluation.seat), nodes)
-    solver.reset_table(fast)
+    if solver is None:
+        solver = hand_solver(rules, evaluation.seat, fast)
+    start = solver.nodes
+    solver.budget = start + nodes
     try:
         exact = solver.move_values(fast, [from_core(m.move) for m in evaluation.moves])
     except OutOfNodes:
-        return replace(evaluation, hindsight_nodes=solver.nodes)
+        return replace(evaluation, hindsight_nodes=solver.nodes - start)
     scale = 1.0 / (rules.teams - 1)
     moves = tuple(
         replace(m, hindsight=v * scale) for m, v in zip(evaluation.moves, exact, strict=True)
     )
-    return replace(evaluation, moves=moves, hindsight_solved=True, hindsight_nodes=solver.nodes)
+    spent = solver.nodes - start
+    return replace(evaluation, moves=moves, hindsight_solved=True, hindsight_nodes=spent)
+
+
+def hand_solver(rules: Rules, seat: int, fast: FastHand) -> Solver:
+    """A solver for ``seat``'s side on the true deal of ``fast``'s hand, its table empty."""
+    solver = Solver(valuer_for(rules), rules.team_of(seat))
+    solver.reset_table(fast)
+    return solver

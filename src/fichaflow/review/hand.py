@@ -21,11 +21,19 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import bits
 from fichaflow.core.tiles import name as tile_name
 from fichaflow.core.view import SeatView, hand_view
-from fichaflow.review.evaluate import MISTAKE, Evaluation, MoveValue, evaluate, hindsight
+from fichaflow.review.evaluate import (
+    MISTAKE,
+    Evaluation,
+    MoveValue,
+    evaluate,
+    hand_solver,
+    hindsight,
+)
 from fichaflow.review.facts import Fact, decision_facts, move_facts, read
 from fichaflow.review.plain import plain_json
 from fichaflow.review.precision import Precision
 from fichaflow.search.decide import candidates
+from fichaflow.search.engine import FastHand
 
 Progress = Callable[[int, int], None]
 """Told ``(decisions done, decisions in all)`` after each decision."""
@@ -194,9 +202,12 @@ def review_hand(
             if progress is not None:
                 progress(len(out), total)
         hand.push(turn.move)
+    # One solver for the whole hand: the later decisions, cheap, are solved first and fill its
+    # table; the first decision, the costliest, reads them and may use all that is left.
     left = precision.hindsight_nodes
+    solver = hand_solver(subject.rules, seat, FastHand.from_hand(positions[0])) if out else None
     for done, i in enumerate(reversed(range(len(out))), len(out) + 1):
-        solved = hindsight(positions[i], subject.rules, out[i].evaluation, left // 2)
+        solved = hindsight(positions[i], subject.rules, out[i].evaluation, left, solver)
         left -= solved.hindsight_nodes
         out[i] = replace(out[i], evaluation=solved)
         if progress is not None:

@@ -21,9 +21,11 @@ class Precision:
     move; exact solving of each deal once ``exact_after`` tiles are on the line (or nothing is
     left to guess), with at most ``nodes`` solver nodes for one deal, ``exact_total`` for the
     decision and ``exact_hand`` for the decisions of a whole hand (past any of them, deals are
-    played out instead). The hindsight of a whole hand, solved from its last decision back to
-    its first, shares ``hindsight_nodes``, half of what is left at most for one decision: the
-    early decisions, the costliest to solve, get what the later ones leave."""
+    played out instead). The hindsight of a whole hand is solved from its last decision back to
+    its first by one solver, whose table of solved positions serves them all (the deal and the
+    side are the same), within ``hindsight_nodes`` for the hand: the first decision, the
+    costliest (a salida can take more than a million nodes), reads what the later ones solved
+    and gets all they leave. At ``normal`` that is enough for the first decision too."""
 
     name: str
     samples: int
@@ -41,7 +43,7 @@ PRECISIONS: Final[dict[str, Precision]] = {
         Precision("fast", samples=80, playouts=4, exact_after=14, nodes=4_000,
                   exact_total=150_000, exact_hand=300_000, hindsight_nodes=300_000),
         Precision("normal", samples=300, playouts=8, exact_after=12, nodes=12_000,
-                  exact_total=500_000, exact_hand=800_000, hindsight_nodes=800_000),
+                  exact_total=500_000, exact_hand=800_000, hindsight_nodes=3_000_000),
         Precision("deep", samples=1500, playouts=16, exact_after=10, nodes=100_000,
                   exact_total=20_000_000, exact_hand=60_000_000, hindsight_nodes=40_000_000),
     )

@@ -37,13 +37,13 @@ class Solver:
         self.deadline = deadline  # a time.perf_counter() instant, checked every 1024 nodes
         self.nodes = 0
         self._bufs = [[0] * _WIDTH for _ in range(128)]
-        self._table: dict[int, tuple[int, int, int]] = {}
+        self._table: dict[int, int] = {}  # position key -> value << 2 | bound kind
         self._keyed = True
 
     def reset_table(self, fast: FastHand) -> None:
         """Forget remembered positions (call when the hidden hands change). Positions are keyed by
-        the tiles still out, the ends, the turn and the draws made; that identifies them only when
-        no bonus depends on the order of passes."""
+        the tiles still out, the ends (in either order), the turn and the draws made; that
+        identifies them only when no bonus depends on the order of passes."""
         self._table.clear()
         rules = self.valuer.rules
         self._keyed = not (rules.pase_redondo_bonus or rules.salida_pasada_bonus)
@@ -80,17 +80,15 @@ class Solver:
             raise OutOfNodes
         key = -1
         if self._keyed:
-            key = (
-                fast.out
-                | (fast.left * 7 + fast.right + 1) << 28
-                | fast.turn << 35
-                | fast.stock_pos << 37
-            )
+            left, right = fast.left, fast.right
+            # A line and its mirror (the ends swapped) are worth the same: one key for both.
+            ends = left * 7 + right if left <= right else right * 7 + left
+            key = fast.out | (ends + 1) << 28 | fast.turn << 35 | fast.stock_pos << 37
             if fast.stock:  # who drew which tile matters too
                 key |= fast.hands[0] << 42 | fast.hands[1] << 70
             hit = self._table.get(key)
             if hit is not None:
-                kind, stored, _ = hit
+                kind, stored = hit & 3, hit >> 2
                 if kind == _EXACT:
                     return stored
                 if kind == _LOWER and stored >= beta:
@@ -127,13 +125,13 @@ class Solver:
                         beta = v
                         if alpha >= beta:
                             break
-        if key >= 0:
+        if key >= 0:  # one int per entry, not a tuple: a big search keeps millions of them
             if best <= alpha0:
-                self._table[key] = (_UPPER, best, 0)
+                self._table[key] = best << 2 | _UPPER
             elif best >= beta0:
-                self._table[key] = (_LOWER, best, 0)
+                self._table[key] = best << 2 | _LOWER
             else:
-                self._table[key] = (_EXACT, best, 0)
+                self._table[key] = best << 2 | _EXACT
         return best
 
 
