@@ -1,0 +1,230 @@
+// The organizer's page: create a torneo, register and withdraw, pair the next round, enter each
+// table's result and correct one (a line of the history). It holds the organizer's code
+// (?o=CODE); everything it shows is the server's answer to the last action.
+import {
+  api, describe, el, languageSwitch, lang, presetName, results, sideName, standingsTable, t,
+  tiebreakWords, translatePage,
+} from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+let code = params.get("o");
+let view = null;
+
+translatePage();
+languageSwitch($("lang"));
+
+function showError(error) {
+  $("error").textContent = error ? error.message : "";
+  $("error").hidden = !error;
+  if (error) $("error").scrollIntoView({ block: "nearest" });
+}
+
+/** Do one action; the page redraws from the server's answer, or says why it was refused. */
+async function act(path, body) {
+  try {
+    const answer = await api(path, body);
+    showError(null);
+    draw(answer);
+    return true;
+  } catch (error) {
+    showError(error);
+    return false;
+  }
+}
+
+function withLang(url) {
+  return lang === "en" ? `${url}${url.includes("?") ? "&" : "?"}lang=en` : url;
+}
+
+function resultForm(record, made, table, had) {
+  const duplicate = record.settings.duplicate > 0;
+  const names = [sideName(record, table.a), sideName(record, table.b)];
+  const form = el("form", { class: "result", autocomplete: "off",
+    "data-testid": `result-${made.number}-${table.table}` });
+  if (duplicate) {
+    form.append(el("label", {}, el("span", { text: t("deals") }),
+      el("input", { name: "deals", required: true })));
+  } else {
+    names.forEach((name, i) => form.append(el("label", {},
+      el("span", { text: t("score_of", { name }) }),
+      el("input", { name: `score${i}`, type: "number", min: 0, max: 10000, required: true,
+        inputMode: "numeric" }))));
+  }
+  if (had) {
+    form.append(el("label", {}, el("span", { text: t("note") }),
+      el("input", { name: "note", maxLength: 200 })));
+  }
+  const send = el("button", { type: "submit", class: "primary",
+    text: had ? t("save_correction") : t("enter") });
+  form.append(send);
+  for (const side of ["a", "b"]) {
+    const absent = names[side === "a" ? 0 : 1];
+    const button = el("button", { type: "button", class: "quiet", text: t("forfeit", { name: absent }) });
+    button.addEventListener("click", () => enter({ forfeit: side }));
+    form.append(button);
+  }
+  async function enter(body) {
+    if (had) Object.assign(body, { correct: true, note: form.elements.note.value });
+    const path = `POST ${code}/rounds/${made.number}/tables/${table.table}/result`;
+    await act(path, body);
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (duplicate) {
+      const deals = form.elements.deals.value.trim().split(/\s+/).map((d) => d.split("-").map(Number));
+      enter({ deals });
+    } else {
+      enter({ score: [Number(form.elements.score0.value), Number(form.elements.score1.value)] });
+    }
+  });
+  return form;
+}
+
+function drawRound(record, made, logged) {
+  const box = el("section", { class: "round", "data-round": String(made.number) },
+    el("h3", { text: t("round_of", { round: made.number, rounds: record.settings.rounds }) }));
+  for (const table of made.tables) {
+    const entered = logged.get(`${made.number}:${table.table}`);
+    const item = el("article", { class: "table", "data-table": String(table.table) },
+      el("h4", { text: t("table", { table: table.table }) }),
+      el("p", { class: "sides" },
+        el("span", { class: "side", text: sideName(record, table.a) }),
+        el("span", { class: "muted", text: ` ${t("versus")} ` }),
+        el("span", { class: "side", text: sideName(record, table.b) })));
+    if (entered) {
+      const shown = el("p", { class: "entered", "data-testid": "entered" },
+        el("strong", { text: describe(record, table, entered) }));
+      const fix = el("button", { type: "button", class: "quiet", text: t("correct") });
+      fix.addEventListener("click", () => {
+        fix.replaceWith(resultForm(record, made, table, true));
+      });
+      item.append(shown, fix);
+    } else {
+      item.append(resultForm(record, made, table, false));
+    }
+    box.append(item);
+  }
+  for (const bye of made.byes) {
+    box.append(el("p", { class: "bye", text: t("bye", { name: record.entrants[bye - 1].name }) }));
+  }
+  return box;
+}
+
+function draw(answer) {
+  view = answer;
+  const record = view.record;
+  const { settings } = record;
+  $("title").textContent = settings.name;
+  document.title = `${settings.name} · FichaFlow`;
+  const pub = encodeURIComponent(view.public);
+  $("standings-link").href = withLang(`clasificacion.html?p=${pub}`);
+  $("projector-link").href = withLang(`clasificacion.html?p=${pub}&proyector=1`);
+  $("tables-link").href = withLang(`ronda.html?p=${pub}`);
+  $("csv-link").href = withLang(`/api/torneos/export/${pub}.csv`);
+  $("json-link").href = `/api/torneos/export/${encodeURIComponent(code)}.json`;
+
+  const made = record.rounds.length;
+  const pair = $("pair");
+  pair.hidden = !view.can_pair;
+  pair.textContent = t("pair", { round: made + 1 });
+  $("pair-state").textContent = made >= settings.rounds ? t("all_rounds")
+    : view.can_pair ? (made ? "" : t("no_rounds")) : t("round_open", { round: made });
+  const logged = results(record);
+  // The newest round first: it is the one being played.
+  $("rounds").replaceChildren(...[...record.rounds].reverse().map((r) => drawRound(record, r, logged)));
+
+  $("standings").replaceChildren(standingsTable(view));
+  $("tiebreaks").textContent = tiebreakWords(view);
+
+  $("entrants").replaceChildren(...record.entrants.map((e) => {
+    const item = el("li", { text: e.name });
+    if (e.withdrawn !== undefined) {
+      item.append(el("span", { class: "muted", text: ` · ${t("withdrawn", { round: e.withdrawn })}` }));
+    } else {
+      const out = el("button", { type: "button", class: "quiet", text: t("withdraw"),
+        "aria-label": t("withdraw_named", { name: e.name }) });
+      out.addEventListener("click", () => act(`POST ${code}/entrants/${e.id}/withdraw`));
+      item.append(" ", out);
+    }
+    return item;
+  }));
+  if (!record.entrants.length) $("entrants").replaceChildren(el("li", { text: t("no_entrants") }));
+
+  $("audit").replaceChildren(...view.audit.map((c) => {
+    const table = record.rounds[c.round - 1].tables[c.table - 1];
+    return el("li", { text: t("audit_line", {
+      round: c.round, table: c.table, before: describe(record, table, c.before),
+      after: describe(record, table, c.after), by: c.by, at: c.at,
+    }) + (c.note ? ` — «${c.note}»` : "") });
+  }));
+  if (!view.audit.length) $("audit").replaceChildren(el("li", { text: t("no_corrections") }));
+  $("create").hidden = true;
+  $("run").hidden = false;
+}
+
+async function presets() {
+  const answer = await (await fetch("/api/presets")).json();
+  const select = $("preset");
+  for (const [name, options] of Object.entries(answer.presets)) {
+    if (options.mode !== "parejas") continue;
+    select.append(el("option", { value: name, text: presetName(name) }));
+  }
+  select.value = answer.presets[answer.default_preset]?.mode === "parejas"
+    ? answer.default_preset : select.options[0]?.value;
+}
+
+$("create-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.target.elements;
+  let body;
+  if (form.json.value.trim()) {
+    try {
+      body = JSON.parse(form.json.value);
+    } catch (error) {
+      showError(error);
+      return;
+    }
+  } else {
+    const individual = form.format.value === "individual";
+    body = {
+      name: form.name.value,
+      date: form.date.value,
+      rules: { preset: form.preset.value },
+      format: form.format.value,
+      pairing: individual ? "rotation" : form.pairing.value,
+      rounds: Number(form.rounds.value),
+      entrants: form.entrants.value.split("\n").map((s) => s.trim()).filter(Boolean),
+    };
+  }
+  try {
+    const answer = await api("POST ", body);
+    code = answer.code;
+    const next = new URLSearchParams(location.search);
+    next.set("o", code);
+    history.replaceState(null, "", `?${next}`);
+    showError(null);
+    draw(answer);
+  } catch (error) {
+    showError(error);
+  }
+});
+
+$("pair").addEventListener("click", () => act(`POST ${code}/rounds`));
+
+$("register-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = event.target.elements.name;
+  if (await act(`POST ${code}/entrants`, { name: input.value })) input.value = "";
+});
+
+if (code) {
+  try {
+    draw(await api(encodeURIComponent(code)));
+  } catch (error) {
+    showError(error);
+  }
+} else {
+  await presets();
+  $("create").hidden = false;
+}
