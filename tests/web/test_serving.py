@@ -15,6 +15,7 @@ import pytest
 
 from fichaflow.app import WEB
 from fichaflow.http.static import IMPORT
+from tests.marks import slow_except
 from tests.server.kit import ServerProcess
 
 PAGES = ["/", "/index.html", "/m/ABCDEF", "/anotador/", "/repaso/"]
@@ -137,13 +138,15 @@ SHIFTS = """() => new Promise((done) => {
 })"""
 
 
-@pytest.mark.parametrize(
-    ("path", "ready"),
-    [("/", "#host-name"), ("/anotador/", "input[name=player3]"), ("/repaso/", "#analyze")],
-)
+READY = {"/": "#host-name", "/anotador/": "input[name=player3]", "/repaso/": "#analyze"}
+"""Each page, and what it shows once it has filled."""
+
+
+@pytest.mark.parametrize("path", slow_except(READY, quick=["/anotador/"]))
 def test_each_page_has_a_description_and_does_not_jump_as_it_fills(
-    browser: Any, server: ServerProcess, path: str, ready: str
+    browser: Any, server: ServerProcess, path: str
 ) -> None:
+    ready = READY[path]
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
     page = context.new_page()
     page.goto(f"{server.url}{path}")
