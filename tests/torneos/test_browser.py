@@ -6,14 +6,18 @@ sideways scrolling; the projector's pages take turns. Screenshots go to the ``sh
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
 from fichaflow.torneo import model
+from fichaflow.torneo.check import check
 from fichaflow.torneo.standings import standing_json, standings
 from tests.axe import assert_accessible
+from tests.server.kit import Client, all_told_partida_over, join
 from tests.torneos.test_api import LIGUILLA, create, liguilla_spec, post, result
 from tests.web.test_axe import STRUCTURE
 
@@ -180,4 +184,60 @@ def test_the_projector_shows_large_standings_in_turns(
     assert 3 <= first < 30
     expect(shown).to_contain_text("Página 2 de", timeout=15_000)
     expect(page.locator("[data-testid=standings] tbody tr").first).not_to_contain_text("Pareja 1")
+    context.close()
+
+
+async def play_out(server: ServerProcess, code: str, host_token: str) -> None:
+    """Four players sit at the mesa and play it to its end; the host starts it."""
+    players = []
+    for seat, name in enumerate(["Ana", "Carla", "Beto", "Dani"]):
+        joined = await join(server, code, name, seat)
+        players.append(Client(server, code, joined["token"], autoplay=True))
+    host = Client(server, code, host_token)
+    for client in [*players, host]:
+        await client.connect()
+    await host.send({"type": "start"})
+    await all_told_partida_over(players, 120)
+    for client in [*players, host]:
+        await client.close()
+
+
+def test_a_table_played_online_brings_its_result_from_the_mesas_record(
+    browser: Any, sqlite_server: ServerProcess
+) -> None:
+    from playwright.sync_api import expect
+
+    spec = {
+        "name": "Relámpago",
+        "rules": {"preset": "venezuela", "target": 10},
+        "rounds": 1,
+        "pairing": "round_robin",
+        "entrants": [
+            {"name": "Ana y Beto", "players": ["Ana", "Beto"]},
+            {"name": "Carla y Dani", "players": ["Carla", "Dani"]},
+        ],
+    }
+    code = create(sqlite_server, spec)["code"]
+    post(sqlite_server, f"{code}/rounds")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="es-ES")
+    page = context.new_page()
+    page.goto(f"{sqlite_server.url}/torneo/?o={code}")
+    online = page.get_by_test_id("online-1-1")
+    online.get_by_role("button", name="Crear la mesa en línea").click()
+    expect(
+        online.get_by_role("link", name="abrirla como anfitrión (para empezarla)")
+    ).to_be_visible()
+    mesa = online.get_by_label("Código o enlace de la mesa en línea").input_value()
+    ticket = page.evaluate(f"JSON.parse(localStorage.getItem('fichaflow.mesa.{mesa}'))")
+    with ThreadPoolExecutor(1) as pool:  # the game's clients on their own event loop
+        pool.submit(asyncio.run, play_out(sqlite_server, mesa, ticket["token"])).result()
+    online.get_by_role("button", name="Traer el resultado de la mesa").click()
+    entered = page.locator("[data-round='1'] [data-table='1'] .entered")
+    record = httpx.get(f"{sqlite_server.url}/api/mesas/{mesa}/partidas/1/record").json()
+    final = model.from_partida(record).score
+    assert final is not None
+    expect(entered).to_have_text(f"{final[0]}-{final[1]}")
+    stored = model.load(httpx.get(f"{sqlite_server.url}/api/torneos/export/{code}.json").json())
+    report = check(stored)
+    assert report.records == 1 and stored.log[0].by == f"mesa en línea {mesa}"
     context.close()

@@ -5,6 +5,7 @@ import {
   api, describe, el, languageSwitch, lang, presetName, results, sideName, standingsTable, t,
   tiebreakWords, translatePage,
 } from "./common.js";
+import { saveSeatTicket } from "../js/session.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -81,6 +82,67 @@ function resultForm(record, made, table, had) {
   return form;
 }
 
+// A table played online: a game mesa with the torneo's rules, made through the game's own API
+// (the organizer's browser is its host, who starts it; the players open its link and sit: side a
+// in seats 0 and 2, side b in 1 and 3), and its result brought back from the partida's record,
+// which the torneo engine replays for the score. The mesa's code is kept in this browser.
+function mesaKey(made, table) {
+  return `fichaflow.torneo.${code}.${made.number}.${table.table}`;
+}
+
+function mesaCode(text) {
+  const found = text.trim().match(/(?:\/m\/)?([A-Za-z0-9_-]+)\/?$/);
+  return found ? found[1] : "";
+}
+
+function onlineTable(record, made, table) {
+  const kept = JSON.parse(localStorage.getItem(mesaKey(made, table)) || "null");
+  const box = el("div", { class: "online", "data-testid": `online-${made.number}-${table.table}` });
+  const input = el("input", { name: "mesa", value: kept?.code ?? "", autocomplete: "off" });
+  const label = el("label", {}, el("span", { text: t("online_code") }), input);
+  const link = el("p", { class: "muted" });
+  function showLink(mesa) {
+    link.replaceChildren(el("a", { href: mesa.join_url, text: mesa.join_url, target: "_blank" }),
+      ` · ${t("online_seats", { a: sideName(record, table.a), b: sideName(record, table.b) })} · `,
+      el("a", { href: `/m/${encodeURIComponent(mesa.code)}`, text: t("online_host"), target: "_blank" }));
+  }
+  if (kept) showLink(kept);
+  const make = el("button", { type: "button", class: "quiet", text: t("online_make") });
+  make.addEventListener("click", async () => {
+    try {
+      const response = await fetch("/api/mesas", { method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ rules: record.settings.rules, seats: [null, null, null, null] }) });
+      const data = await response.json();
+      if (!response.ok) throw new Error((lang === "en" ? data.error?.message_en : data.error?.message) || response.status);
+      const mesa = { code: data.code, join_url: data.join_url };
+      // This browser is the mesa's host: the game's page opened here may start it.
+      saveSeatTicket(data.code, { token: data.token, person: data.person });
+      localStorage.setItem(mesaKey(made, table), JSON.stringify(mesa));
+      input.value = mesa.code;
+      showLink(mesa);
+      showError(null);
+    } catch (error) {
+      showError(error);
+    }
+  });
+  const bring = el("button", { type: "button", class: "quiet", text: t("online_bring") });
+  bring.addEventListener("click", async () => {
+    const mesa = mesaCode(input.value);
+    try {
+      const response = await fetch(`/api/mesas/${encodeURIComponent(mesa)}/partidas/1/record`);
+      const data = await response.json();
+      if (!response.ok) throw new Error((lang === "en" ? data.error?.message_en : data.error?.message) || response.status);
+      await act(`POST ${code}/rounds/${made.number}/tables/${table.table}/result`,
+        { record: data, by: t("online_by", { mesa }) });
+    } catch (error) {
+      showError(error);
+    }
+  });
+  box.append(el("h5", { text: t("online_title") }), label, make, bring, link);
+  return box;
+}
+
 function drawRound(record, made, logged) {
   const box = el("section", { class: "round", "data-round": String(made.number) },
     el("h3", { text: t("round_of", { round: made.number, rounds: record.settings.rounds }) }));
@@ -101,7 +163,7 @@ function drawRound(record, made, logged) {
       });
       item.append(shown, fix);
     } else {
-      item.append(resultForm(record, made, table, false));
+      item.append(resultForm(record, made, table, false), onlineTable(record, made, table));
     }
     box.append(item);
   }
