@@ -33,6 +33,7 @@ from fichaflow.http.static import VERSIONED, Page, StaticAssets, game_page, vers
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
+from fichaflow.server.people import person_of
 from fichaflow.server.pista import pista_view
 from fichaflow.server.relay import Relay
 from fichaflow.server.service import TableService
@@ -143,7 +144,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(game.build_router(service, settings, limits, game_index, relay))
     anotador.install(app, storage, limits)  # its page is web/anotador/
-    accounts.install(app, storage, limits)  # its page is web/cuenta/
+    accounts.install(app, storage, limits, partial(person_of, service))  # page: web/cuenta/
     torneos.install(app, storage, limits)  # its pages are web/torneo/
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
     # The game's page loads its files from here (kept for good: a change is a new version).

@@ -177,3 +177,22 @@ def test_a_guest_still_makes_and_joins_a_mesa_with_just_a_name(
     signed_in = guest.evaluate("fetch('/api/accounts/me').then((r) => r.status)")
     assert signed_in == 401  # a guest: no account, no session
     assert host.js_errors == [] and guest.js_errors == []
+
+
+def test_a_guest_who_signs_up_keeps_the_mesa_they_sit_at(
+    site: str, new_page: Callable[..., Any]
+) -> None:
+    page, _ = new_page()
+    create_mesa(page, site, "Dani", "mano_a_mano", 10, {})
+    code = page.url.rsplit("/", 1)[-1]
+    open_account(page, site)
+    form = page.locator("#signup")
+    form.get_by_label("Tu nombre").fill(fresh_name("Dani"))
+    form.get_by_label("O una contraseña").fill(PASSWORD)
+    page.get_by_role("button", name="Crear con contraseña").click()
+    codes_shown(page)
+    kept = page.locator("#mesas li a")
+    expect(kept).to_have_text([f"Dani en la mesa {code}"])
+    kept.click()  # back to the mesa, still in her chair
+    expect(page.locator(".chair.mine")).to_contain_text("Dani")
+    assert page.js_errors == []

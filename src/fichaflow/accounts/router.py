@@ -10,6 +10,7 @@ Signing in is rate limited per address (``--http-limit``) and per name (always).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Final
 
@@ -20,7 +21,7 @@ from fichaflow.accounts import passkeys, passwords, store
 from fichaflow.accounts.tables import CREDENTIAL_LENGTH
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.names import player_name
-from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json
+from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code
 from fichaflow.http.paths import CODE_CHARS
 from fichaflow.storage import Database
 
@@ -29,6 +30,8 @@ COOKIE: Final = "fichaflow_session"
 CSRF_HEADER: Final = "X-CSRF-Token"
 MAX_BODY: Final = 16384
 """A passkey's registration (its attestation) is the biggest thing sent: a few kilobytes."""
+MAX_TOKEN: Final = 64
+"""A seat token is 43 characters (``secrets.token_urlsafe(32)``)."""
 SIGNIN_PER_NAME: Final = 10
 """Sign-in attempts (password or recovery code) for one name in any sliding minute."""
 STATUS: Final = {
@@ -36,6 +39,8 @@ STATUS: Final = {
     "accounts.wrong": 401,
     "accounts.csrf": 403,
     "accounts.name_taken": 409,
+    "accounts.person_taken": 409,
+    "server.no_mesa": 404,
     "accounts.passkey_known": 409,
     "accounts.passkey_unknown": 401,
     "server.too_big_http": 413,
@@ -70,10 +75,16 @@ class AccountsRoute(ErrorRoute):
     statuses = STATUS
 
 
+PersonOf = Callable[[str, str], Awaitable[tuple[int, str]]]
+"""Who holds a seat token at a mesa: the game's answer (its person's id and name), handed in
+by ``app.py`` (the services do not import each other)."""
+
+
 class Accounts:
     """The accounts' side of the database, as the endpoints use it."""
 
-    def __init__(self, database: Database, limits: HttpLimits) -> None:
+    def __init__(self, database: Database, limits: HttpLimits, person_of: PersonOf) -> None:
+        self.person_of = person_of
         self.db = database
         self.limits = limits  # per address, the server's --http-limit
         self.per_name = HttpLimits(SIGNIN_PER_NAME)
@@ -245,6 +256,28 @@ def build_router(accounts: Accounts) -> APIRouter:
         await accounts.run(store.replace_recovery_codes, found.account.id, codes)
         return {"recovery_codes": codes}
 
+    @router.post("/mesas")
+    async def keep_mesa(request: Request) -> Any:
+        """The guest who signs up keeps the mesa they sat at: the person their seat token names
+        (``mesa`` and ``token``, as the game gave them) becomes the account's."""
+        found = await accounts.session(request)
+        data = await _body(request)
+        code, token = _text(data, "mesa"), _text(data, "token")
+        if not is_code(code):
+            raise FichaFlowError("server.no_mesa", mesa=shown_code(code))
+        if not token or len(token) > MAX_TOKEN or not set(token) <= CODE_CHARS:
+            raise FichaFlowError("server.bad_token")
+        person, name = await accounts.person_of(code, token)
+        if not await accounts.run(store.link_person, found.account.id, code, person, name):
+            raise FichaFlowError("accounts.person_taken", name=name)
+        return {"mesas": await accounts.run(store.linked, found.account.id)}
+
+    @router.get("/mesas")
+    async def kept_mesas(request: Request) -> Any:
+        """The mesas' people that are the signed-in account's."""
+        found = await accounts.session(request, change=False)
+        return {"mesas": await accounts.run(store.linked, found.account.id)}
+
     @router.get("/export")
     async def export(request: Request) -> Any:
         """Everything kept about the signed-in player, as a JSON file."""
@@ -359,9 +392,10 @@ def build_router(accounts: Accounts) -> APIRouter:
     return router
 
 
-def install(app: FastAPI, database: Database, limits: HttpLimits) -> Accounts:
-    """Add the accounts' endpoints to the server's app (before its static files)."""
-    accounts = Accounts(database, limits)
+def install(app: FastAPI, database: Database, limits: HttpLimits, person_of: PersonOf) -> Accounts:
+    """Add the accounts' endpoints to the server's app (before its static files); ``person_of``
+    is the game's word on who holds a seat token."""
+    accounts = Accounts(database, limits, person_of)
     app.include_router(build_router(accounts))
     app.state.accounts = accounts
     return accounts

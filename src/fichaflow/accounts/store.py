@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from fichaflow.accounts.tables import (
     AccountRow,
     ChallengeRow,
+    LinkedPersonRow,
     PasskeyRow,
     RecoveryCodeRow,
     SessionRow,
@@ -33,6 +34,7 @@ SESSIONS = cast(Table, SessionRow.__table__)
 CODES = cast(Table, RecoveryCodeRow.__table__)
 PASSKEYS = cast(Table, PasskeyRow.__table__)
 CHALLENGES = cast(Table, ChallengeRow.__table__)
+LINKS = cast(Table, LinkedPersonRow.__table__)
 
 
 class NameTaken(Exception):
@@ -355,6 +357,41 @@ def challenge(engine: Engine, key: str, purpose: str) -> Challenge | None:
     return Challenge(row.id, row.purpose, row.challenge, row.name, row.account)
 
 
+# The mesas an account keeps
+
+
+def link_person(engine: Engine, account: str, mesa: str, person: int, name: str) -> bool:
+    """The person ``person`` of mesa ``mesa`` is now the account's (again: no change); False
+    when it is another account's."""
+    with engine.begin() as connection:
+        owner = connection.execute(
+            select(LINKS.c.account).where(LINKS.c.mesa == mesa, LINKS.c.person == person)
+        ).scalar()
+        if owner is not None:
+            return bool(owner == account)
+        try:
+            with connection.begin_nested():
+                connection.execute(
+                    insert(LINKS).values(
+                        mesa=mesa, person=person, account=account, name=name, linked_at=_now()
+                    )
+                )
+        except IntegrityError:  # another request linked it meanwhile
+            return False
+    return True
+
+
+def linked(engine: Engine, account: str) -> list[dict[str, Any]]:
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(LINKS).where(LINKS.c.account == account).order_by(LINKS.c.linked_at)
+        ).all()
+    return [
+        {"mesa": r.mesa, "person": r.person, "name": r.name, "linked_at": _stamp(r.linked_at)}
+        for r in rows
+    ]
+
+
 # The player's own data
 
 
@@ -403,7 +440,7 @@ def export(engine: Engine, account: Account, current: str) -> dict[str, Any]:
             for s in sessions
         ],
         "recovery_codes_left": int(left),
-        "mesas": [],  # mesas do not link to accounts yet (docs/accounts.md)
+        "mesas": linked(engine, account.id),
     }
 
 
@@ -412,10 +449,12 @@ def _stamp(moment: datetime) -> str:
 
 
 def delete_account(engine: Engine, account: str) -> None:
-    """The account and everything of it: sessions, recovery codes, passkeys, ceremonies."""
+    """The account and everything of it: sessions, recovery codes, passkeys, ceremonies and its
+    links to mesas' people."""
     with engine.begin() as connection:
         connection.execute(delete(SESSIONS).where(SESSIONS.c.account == account))
         connection.execute(delete(CODES).where(CODES.c.account == account))
         connection.execute(delete(PASSKEYS).where(PASSKEYS.c.account == account))
         connection.execute(delete(CHALLENGES).where(CHALLENGES.c.account == account))
+        connection.execute(delete(LINKS).where(LINKS.c.account == account))
         connection.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, LargeBinary, String
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.storage import Base
@@ -64,6 +64,20 @@ class PasskeyRow(Base):
     sign_count: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class LinkedPersonRow(Base):
+    """A person of a mesa (the name a guest sat down with) that is this account's: the guest
+    who signs up keeps the mesa they sit at, its partidas with it. A person is one account's at
+    most."""
+
+    __tablename__ = "account_people"
+
+    mesa: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    person: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    account: Mapped[str] = mapped_column(ForeignKey("player_accounts.id"))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    linked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ChallengeRow(Base):

@@ -26,6 +26,15 @@ function draw() {
   if (me) {
     $('hello').textContent = t('hello', { name: me.account.name });
     $('facts').textContent = t('facts', { passkeys: me.passkeys, codes: me.codes_left });
+    $('mesas').replaceChildren(...(state.mesas ?? []).map((kept) => {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = `/m/${encodeURIComponent(kept.mesa)}`;
+      link.textContent = t('mesa_item', { name: kept.name, mesa: kept.mesa });
+      item.append(link);
+      return item;
+    }));
+    $('mesas-none').hidden = Boolean(state.mesas?.length);
   }
 }
 
@@ -57,6 +66,7 @@ async function refresh() {
   try {
     state.me = await api('GET', '/me');
     state.csrf = state.me.csrf;
+    state.mesas = (await api('GET', '/mesas')).mesas;
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
     state.me = null;
@@ -103,6 +113,30 @@ async function createPasskey(begun) {
   return { challenge: begun.challenge, credential: made.toJSON() };
 }
 
+/** The guest who signs up keeps the mesas this browser sat at (the game keeps each seat's token
+ * under ``fichaflow.mesa.<code>``): each becomes the new account's. One that is gone or already
+ * someone else's is left as it is. */
+async function keepMesas() {
+  const prefix = 'fichaflow.mesa.';
+  const tickets = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key?.startsWith(prefix)) tickets.push([key.slice(prefix.length), JSON.parse(localStorage.getItem(key))]);
+    }
+  } catch {
+    return; // no storage, or a ticket that is not ours to read
+  }
+  for (const [mesa, ticket] of tickets) {
+    if (!ticket?.token) continue;
+    try {
+      await api('POST', '/mesas', { mesa, token: ticket.token });
+    } catch (error) {
+      if (!(error instanceof Refused)) throw error;
+    }
+  }
+}
+
 function field(form, name) {
   return form.elements[name].value;
 }
@@ -113,6 +147,7 @@ $('signup-passkey').addEventListener('click', action(async () => {
   if (!form.elements.name.reportValidity()) return;
   const begun = await api('POST', '/passkeys/signup/options', { name: field(form, 'name') });
   const made = await api('POST', '/passkeys/signup', await createPasskey(begun));
+  await keepMesas();
   await refresh();
   showCodes(made.recovery_codes);
 }));
@@ -122,6 +157,7 @@ $('signup').addEventListener('submit', action(async () => {
   const body = { name: field(form, 'name'), password: field(form, 'password') };
   if (!body.password) throw new Refused(t('password_needed'));
   const made = await api('POST', '/signup', body);
+  await keepMesas();
   await refresh();
   showCodes(made.recovery_codes);
 }));
