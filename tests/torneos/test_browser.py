@@ -241,3 +241,45 @@ def test_a_table_played_online_brings_its_result_from_the_mesas_record(
     report = check(stored)
     assert report.records == 1 and stored.log[0].by == f"mesa en línea {mesa}"
     context.close()
+
+
+def test_a_duplicate_round_on_the_organizers_page_ranks_by_matchpoints(
+    browser: Any, sqlite_server: ServerProcess, shots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    spec = {
+        "name": "Duplicado del jueves",
+        "rules": "venezuela",
+        "rounds": 3,
+        "duplicate": 2,
+        "entrants": ["Ana y Beto", "Carla y Dani", "Elena y Fede", "Gabi y Hugo"],
+    }
+    code = create(sqlite_server, spec)["code"]
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="es-ES")
+    page = context.new_page()
+    page.goto(f"{sqlite_server.url}/torneo/?o={code}")
+    # A late arrival with its two players, before the first round is paired.
+    page.get_by_label("Nombre", exact=True).fill("Inés y Juan")
+    page.get_by_label("Jugador 1").fill("Inés")
+    page.get_by_label("Jugador 2").fill("Juan")
+    page.get_by_role("button", name="Inscribir").click()
+    expect(page.locator("#entrants li")).to_have_count(5)
+    page.locator("#entrants li").nth(4).get_by_role("button", name="Retirar").click()
+    expect(page.locator("#entrants li").nth(4)).to_contain_text("retirado antes de empezar")
+    page.get_by_role("button", name="Emparejar la ronda 1").click()
+    deals = {1: "25-0 0-30", 2: "30-0 0-20"}
+    for table, text in deals.items():
+        form = page.get_by_test_id(f"result-1-{table}")
+        form.get_by_label("Tantos de cada reparto (25-0 0-30 …)").fill(text)
+        form.get_by_role("button", name="Anotar").click()
+        expect(page.locator(f"[data-round='1'] [data-table='{table}'] .entered")).to_have_text(text)
+    record = httpx.get(f"{sqlite_server.url}/api/torneos/{code}").json()
+    torneo = model.load(record["record"])
+    wanted = [standing_json(torneo, s) for s in standings(torneo)]
+    shown = shown_standings(page)
+    assert [row[1] for row in shown] == [w["name"] for w in wanted]
+    assert [float(row[-1]) for row in shown] == [w["mp"] for w in wanted]
+    expect(page.locator("[data-testid=standings] thead")).to_contain_text("PM")
+    page.locator("#standings").screenshot(path=str(shots / "torneo-duplicado.png"))
+    context.close()

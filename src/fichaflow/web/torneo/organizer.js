@@ -202,7 +202,8 @@ function draw(answer) {
   $("entrants").replaceChildren(...record.entrants.map((e) => {
     const item = el("li", { text: e.name });
     if (e.withdrawn !== undefined) {
-      item.append(el("span", { class: "muted", text: ` · ${t("withdrawn", { round: e.withdrawn })}` }));
+      const gone = e.withdrawn ? t("withdrawn", { round: e.withdrawn }) : t("withdrawn_before");
+      item.append(el("span", { class: "muted", text: ` · ${gone}` }));
     } else {
       const out = el("button", { type: "button", class: "quiet", text: t("withdraw"),
         "aria-label": t("withdraw_named", { name: e.name }) });
@@ -276,8 +277,10 @@ $("pair").addEventListener("click", () => act(`POST ${code}/rounds`));
 
 $("register-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const input = event.target.elements.name;
-  if (await act(`POST ${code}/entrants`, { name: input.value })) input.value = "";
+  const form = event.target.elements;
+  const players = [form.player1.value.trim(), form.player2.value.trim()].filter(Boolean);
+  const body = players.length ? { name: form.name.value, players } : { name: form.name.value };
+  if (await act(`POST ${code}/entrants`, body)) event.target.reset();
 });
 
 if (code) {
