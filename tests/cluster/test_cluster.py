@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -147,8 +148,9 @@ def cluster() -> Iterator[Cluster]:
         ]
         balancer = Balancer(nodes)
         try:
-            for node in nodes:
-                node.start()
+            # all at once, on the fresh database: one migrates it, the others wait their turn
+            with ThreadPoolExecutor(NODES) as starting:
+                list(starting.map(ServerProcess.start, nodes))
             balancer.start()
             worker.wait_ready(redis.client())
             running = Cluster(database, nodes, balancer)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
 T = TypeVar("T")
@@ -79,11 +79,18 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     return engine
 
 
+MIGRATION_LOCK = 0x46696368  # "Fich": the advisory lock PostgreSQL migrations take
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest revision (creating it on a fresh database)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Servers of a cluster started together on a fresh database: one migrates, the
+            # others wait for it, then find nothing to do (the lock ends with the transaction).
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
