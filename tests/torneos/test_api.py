@@ -216,3 +216,18 @@ def test_late_arrivals_and_withdrawals_in_a_swiss(server: ServerProcess) -> None
     made = post(server, f"{code}/rounds").json()["round"]
     seated = {e for t in made["tables"] for e in (*t["a"], *t["b"])} | set(made["byes"])
     assert seated == {1, 3, 4, 5}
+
+
+def test_a_page_that_follows_the_standings_is_told_only_whether_they_changed(
+    server: ServerProcess,
+) -> None:
+    made = create(server, liguilla_spec())
+    code, public = made["code"], made["public"]
+    url = f"{server.url}/api/torneos/public/{public}"
+    assert httpx.get(f"{url}?since=0").json() == {"version": 0, "unchanged": True}
+    post(server, f"{code}/rounds")
+    moved = httpx.get(f"{url}?since=0").json()
+    assert moved["version"] == 1 and len(moved["record"]["rounds"]) == 1
+    assert httpx.get(f"{url}?since=1").json() == {"version": 1, "unchanged": True}
+    unknown = httpx.get(f"{server.url}/api/torneos/public/nadie?since=0")
+    assert unknown.status_code == 404 and error_code(unknown) == "torneo.not_found"

@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code
+from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
 from fichaflow.storage import Database
 from fichaflow.torneo import model
@@ -241,8 +241,14 @@ def build_router(service: TorneoService, limits: HttpLimits) -> APIRouter:
         return view(stored, torneo, True)
 
     @router.get("/public/{public}")
-    async def get_public(public: str) -> Any:
-        """Everyone's view: the public record (no seed of a round still being played)."""
+    async def get_public(public: str, request: Request) -> Any:
+        """Everyone's view: the public record (no seed of a round still being played). With
+        ``since=VERSION``, a torneo still at that version answers only ``unchanged``."""
+        since = whole_number(request.query_params.get("since", ""))
+        if since is not None and is_code(public):
+            now = await service.storage.run(store.version_of, service.storage.engine, public)
+            if now == since:
+                return {"version": now, "unchanged": True}
         stored, torneo = await service.read(public=public)
         return view(stored, torneo, False)
 

@@ -117,3 +117,13 @@ def load(engine: Engine, code: str | None = None, public: str | None = None) -> 
         ).scalars()
         record = {**row.record, "log": list(lines)}
         return Stored(row.code, row.public, row.version, record)
+
+
+def version_of(engine: Engine, public: str) -> int | None:
+    """The version of the torneo with this public code (one small query: what a page that
+    follows the standings asks every few seconds)."""
+    with engine.connect() as connection:
+        found = connection.execute(
+            select(TorneoRow.version).where(TorneoRow.public == public)
+        ).scalar()
+        return None if found is None else int(found)

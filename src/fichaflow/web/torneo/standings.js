@@ -47,11 +47,12 @@ function draw() {
 
 async function refresh() {
   try {
-    const fresh = await api(`public/${encodeURIComponent(pub)}`);
+    const since = view ? `?since=${view.version}` : "";
+    const fresh = await api(`public/${encodeURIComponent(pub)}${since}`);
     $("error").hidden = true;
     const time = new Date().toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
     $("updated").textContent = t("updated", { time });
-    if (!view || fresh.version !== view.version) {
+    if (!fresh.unchanged && (!view || fresh.version !== view.version)) {
       view = fresh;
       document.body.dataset.version = String(view.version);
       draw();
