@@ -33,7 +33,7 @@ from fichaflow.http.static import VERSIONED, Page, StaticAssets, game_page, vers
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
-from fichaflow.server.people import person_of
+from fichaflow.server.people import forget_people, person_of
 from fichaflow.server.pista import pista_view
 from fichaflow.server.relay import Relay
 from fichaflow.server.service import TableService
@@ -144,7 +144,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(game.build_router(service, settings, limits, game_index, relay))
     anotador.install(app, storage, limits)  # its page is web/anotador/
-    accounts.install(app, storage, limits, partial(person_of, service))  # page: web/cuenta/
+    accounts.install(  # its page is web/cuenta/
+        app, storage, limits, partial(person_of, service), partial(forget_people, service)
+    )
     torneos.install(app, storage, limits)  # its pages are web/torneo/
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
     # The game's page loads its files from here (kept for good: a change is a new version).

@@ -4,6 +4,7 @@ on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,7 @@ import httpx
 import pytest
 
 from tests.accounts.kit import Player, error_code, fresh_name
-from tests.server.kit import ServerProcess
+from tests.server.kit import Client, ServerProcess, all_told_partida_over, create_mesa
 
 
 @pytest.fixture
@@ -65,11 +66,45 @@ def test_a_guest_who_signs_up_keeps_the_mesa(server: ServerProcess, players: lis
     assert taken.status_code == 409 and error_code(taken) == "accounts.person_taken"
     assert beto.took(beto.get("/mesas"))["mesas"] == []
 
-    # deleting the account lets the person go with it
-    ana.took(ana.delete("/me"))
+    # deleting the account: her person at the mesa becomes «jugador borrado», for everybody
+    assert ana.took(ana.delete("/me"))["mesas"] == 1
+    shown = httpx.get(f"{server.url}/api/mesas/{mesa['code']}").json()
+    assert "jugador borrado" in str(shown) and "Ana" not in str(shown)
+    assert "Beto" in str(shown)  # the other guest keeps his name
+    # the link went with the account: the person may be linked again (by her token's holder)
     beto.took(beto.post("/mesas", {"mesa": mesa["code"], "token": mesa["token"]}))
-    assert beto.answer["mesas"][0]["name"] == "Ana"
+    assert beto.answer["mesas"][0]["name"] == "jugador borrado"
     assert made["account"]["id"] not in str(beto.answer)
+
+
+def test_a_deleted_players_name_leaves_the_partidas_records(
+    server: ServerProcess, players: list[Player]
+) -> None:
+    ana = players[0]
+    body = {
+        "name": "Ana",
+        "seat": 0,
+        "rules": {"preset": "mano_a_mano", "target": 10},
+        "seats": [None, "tirafichas"],
+    }
+    mesa = asyncio.run(create_mesa(server, **body))
+    asyncio.run(play_out(server, mesa))
+    record = f"{server.url}/api/mesas/{mesa['code']}/partidas/1/record"
+    assert "Ana" in httpx.get(record).text
+    ana.sign_up(fresh_name("Ana"))
+    ana.took(ana.post("/mesas", {"mesa": mesa["code"], "token": mesa["token"]}))
+    ana.took(ana.delete("/me"))
+    after = httpx.get(record)
+    assert after.status_code == 200
+    assert "Ana" not in after.text and "jugador borrado" in after.text
+
+
+async def play_out(server: ServerProcess, mesa: dict[str, Any]) -> None:
+    player = Client(server, mesa["code"], mesa["token"], autoplay=True)
+    await player.connect()
+    await player.send({"type": "start"})
+    await all_told_partida_over([player], 120)
+    await player.close()
 
 
 def test_only_a_real_seat_token_links(server: ServerProcess, players: list[Player]) -> None:

@@ -78,13 +78,22 @@ class AccountsRoute(ErrorRoute):
 PersonOf = Callable[[str, str], Awaitable[tuple[int, str]]]
 """Who holds a seat token at a mesa: the game's answer (its person's id and name), handed in
 by ``app.py`` (the services do not import each other)."""
+ForgetPeople = Callable[[list[tuple[str, int]]], Awaitable[None]]
+"""The game renames a deleted account's people (mesa code, person id) «jugador borrado»."""
 
 
 class Accounts:
     """The accounts' side of the database, as the endpoints use it."""
 
-    def __init__(self, database: Database, limits: HttpLimits, person_of: PersonOf) -> None:
+    def __init__(
+        self,
+        database: Database,
+        limits: HttpLimits,
+        person_of: PersonOf,
+        forget_people: ForgetPeople,
+    ) -> None:
         self.person_of = person_of
+        self.forget_people = forget_people
         self.db = database
         self.limits = limits  # per address, the server's --http-limit
         self.per_name = HttpLimits(SIGNIN_PER_NAME)
@@ -291,8 +300,10 @@ def build_router(accounts: Accounts) -> APIRouter:
     async def delete(request: Request) -> Any:
         """Delete the account and everything of it; the page offers the export first."""
         found = await accounts.session(request)
-        await accounts.run(store.delete_account, found.account.id)
-        return signed_off(request, {"deleted": True})
+        people = await accounts.run(store.delete_account, found.account.id)
+        # The account is gone whatever follows; its people's new name is the game's to store.
+        await accounts.forget_people(people)
+        return signed_off(request, {"deleted": True, "mesas": len(people)})
 
     @router.post("/passkeys/signup/options")
     async def passkey_signup_options(request: Request) -> Any:
@@ -392,10 +403,17 @@ def build_router(accounts: Accounts) -> APIRouter:
     return router
 
 
-def install(app: FastAPI, database: Database, limits: HttpLimits, person_of: PersonOf) -> Accounts:
+def install(
+    app: FastAPI,
+    database: Database,
+    limits: HttpLimits,
+    person_of: PersonOf,
+    forget_people: ForgetPeople,
+) -> Accounts:
     """Add the accounts' endpoints to the server's app (before its static files); ``person_of``
-    is the game's word on who holds a seat token."""
-    accounts = Accounts(database, limits, person_of)
+    is the game's word on who holds a seat token, ``forget_people`` renames a deleted account's
+    people at the mesas."""
+    accounts = Accounts(database, limits, person_of, forget_people)
     app.include_router(build_router(accounts))
     app.state.accounts = accounts
     return accounts

@@ -448,13 +448,20 @@ def _stamp(moment: datetime) -> str:
     return _aware(moment).isoformat(timespec="seconds")
 
 
-def delete_account(engine: Engine, account: str) -> None:
+def delete_account(engine: Engine, account: str) -> list[tuple[str, int]]:
     """The account and everything of it: sessions, recovery codes, passkeys, ceremonies and its
-    links to mesas' people."""
+    links to mesas' people, which it returns (mesa code, person id)."""
     with engine.begin() as connection:
+        people = [
+            (row.mesa, int(row.person))
+            for row in connection.execute(
+                select(LINKS.c.mesa, LINKS.c.person).where(LINKS.c.account == account)
+            )
+        ]
         connection.execute(delete(SESSIONS).where(SESSIONS.c.account == account))
         connection.execute(delete(CODES).where(CODES.c.account == account))
         connection.execute(delete(PASSKEYS).where(PASSKEYS.c.account == account))
         connection.execute(delete(CHALLENGES).where(CHALLENGES.c.account == account))
         connection.execute(delete(LINKS).where(LINKS.c.account == account))
         connection.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account))
+    return people

@@ -1,11 +1,17 @@
-"""Who a seat token is, for the services that need to know without importing the game: the
-accounts link a guest's person at a mesa to the account they sign up for (``app.py`` hands them
-:func:`person_of`)."""
+"""A mesa's people, for the services that need them without importing the game: the accounts
+link a guest's person at a mesa to the account they sign up for (:func:`person_of`), and a
+deleted account's people become «jugador borrado» (:func:`forget_people`). ``app.py`` hands
+both to the accounts."""
 
 from __future__ import annotations
 
+from typing import Final
+
+from sqlalchemy import Engine, select, update
+
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.mesa import token_hash
+from fichaflow.server.models import PartidaRow, PersonRow
 from fichaflow.server.service import TableService
 
 
@@ -18,3 +24,54 @@ async def person_of(service: TableService, code: str, token: str) -> tuple[int, 
             raise FichaFlowError("server.bad_token")
         person = room.mesa.people[entry[1]]
         return person.id, person.name
+
+
+DELETED_NAME: Final = "jugador borrado"
+"""What a deleted account's person is called at every mesa linked to it, from then on, in the
+mesa and in its partidas' records (which take the names from the mesa's people)."""
+
+
+def _rename(engine: Engine, people: list[tuple[str, int]], name: str) -> None:
+    """The person's name becomes ``name`` at the mesa, and so in the names each of its
+    partidas was started with (``partidas.players``, what the records say)."""
+    with engine.begin() as connection:
+        for code, person in people:
+            old = connection.execute(
+                select(PersonRow.name).where(PersonRow.mesa == code, PersonRow.id == person)
+            ).scalar()
+            if old is None:
+                continue
+            connection.execute(
+                update(PersonRow)
+                .where(PersonRow.mesa == code, PersonRow.id == person)
+                .values(name=name)
+            )
+            partidas = connection.execute(
+                select(PartidaRow.number, PartidaRow.players).where(PartidaRow.mesa == code)
+            ).all()
+            for number, players in partidas:
+                if old in players:
+                    renamed = [name if p == old else p for p in players]
+                    connection.execute(
+                        update(PartidaRow)
+                        .where(PartidaRow.mesa == code, PartidaRow.number == number)
+                        .values(players=renamed)
+                    )
+
+
+async def forget_people(service: TableService, people: list[tuple[str, int]]) -> None:
+    """The people (mesa code, person id) of a deleted account become «jugador borrado»: in the
+    database first, in one transaction; then each of those mesas this server holds in memory
+    leaves it (its clients connect again, as after any change the database is ahead with, and
+    get the mesa as stored, new name included). A mesa another server holds shows the old name
+    there until it leaves that server's memory; it never writes a person's name back."""
+    if not people:
+        return
+    await service.storage.run(_rename, service.storage.engine, people, DELETED_NAME)
+    for code in {code for code, _ in people}:
+        room = service.rooms.get(code)
+        if room is None:
+            continue
+        async with room.lock:
+            if not room.unloaded:
+                service._drop(room)  # the database is ahead of its memory
