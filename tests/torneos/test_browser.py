@@ -283,3 +283,22 @@ def test_a_duplicate_round_on_the_organizers_page_ranks_by_matchpoints(
     expect(page.locator("[data-testid=standings] thead")).to_contain_text("PM")
     page.locator("#standings").screenshot(path=str(shots / "torneo-duplicado.png"))
     context.close()
+
+
+def test_the_pages_speak_english_when_asked(browser: Any, sqlite_server: ServerProcess) -> None:
+    from playwright.sync_api import expect
+
+    made = create(sqlite_server, liguilla_spec())
+    post(sqlite_server, f"{made['code']}/rounds")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    page = context.new_page()
+    page.goto(f"{sqlite_server.url}/torneo/ronda.html?p={made['public']}")
+    expect(page.locator(".card").first).to_contain_text("asientos 0 y 2")  # Spanish by default
+    page.get_by_role("button", name="English").click()
+    expect(page.locator(".card").first).to_contain_text("Table 1")
+    expect(page.locator(".card").first).to_contain_text("seats 0 and 2")
+    expect(page.locator("#round")).to_have_text("Round 1 of 5")
+    page.goto(f"{sqlite_server.url}/torneo/clasificacion.html?p={made['public']}&lang=en")
+    expect(page.locator("[data-testid=standings] thead")).to_contain_text("Name")
+    expect(page.locator("#tiebreaks")).to_contain_text("Tie-breaks:")
+    context.close()
