@@ -71,6 +71,20 @@ def _name(data: dict[str, Any]) -> str:
     return player_name(_text(data, "name"))
 
 
+def json_body(*required: str, **fields: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI ``requestBody`` of an endpoint that reads its JSON itself (so that a bad body
+    gets this service's own error): its fields, for client generators and the HTTP fuzzer."""
+    schema = {"type": "object", "properties": fields, "required": list(required)}
+    content = {"application/json": {"schema": schema}}
+    return {"requestBody": {"required": bool(required), "content": content}}
+
+
+TEXT: Final = {"type": "string"}
+NAME: Final = {"type": "string", "minLength": 1, "maxLength": 30}
+PASSWORD: Final = {"type": "string", "minLength": 8, "maxLength": 256}
+CREDENTIAL: Final = {"type": "object", "properties": {"id": TEXT, "type": TEXT}}
+
+
 class AccountsRoute(ErrorRoute):
     statuses = STATUS
 
@@ -171,7 +185,11 @@ def signed_off(request: Request, body: dict[str, Any]) -> JSONResponse:
 def build_router(accounts: Accounts) -> APIRouter:
     router = APIRouter(prefix=PREFIX, route_class=AccountsRoute)
 
-    @router.post("/signup", status_code=201)
+    @router.post(
+        "/signup",
+        status_code=201,
+        openapi_extra=json_body("name", "password", name=NAME, password=PASSWORD),
+    )
     async def sign_up(request: Request) -> Any:
         """A new account with a password; the answer shows its recovery codes, once."""
         data = await _body(request)
@@ -188,7 +206,9 @@ def build_router(accounts: Accounts) -> APIRouter:
             raise FichaFlowError("accounts.name_taken", name=name) from None
         return signed_in(request, account, opened, 201, recovery_codes=codes)
 
-    @router.post("/signin")
+    @router.post(
+        "/signin", openapi_extra=json_body("name", "password", name=NAME, password=PASSWORD)
+    )
     async def sign_in(request: Request) -> Any:
         data = await _body(request)
         name = _name(data)
@@ -201,7 +221,9 @@ def build_router(accounts: Accounts) -> APIRouter:
         assert account is not None  # verify() never matches a missing account
         return signed_in(request, account, await accounts.run(store.sign_in, account.id))
 
-    @router.post("/recover")
+    @router.post(
+        "/recover", openapi_extra=json_body("name", "code", name=NAME, code=TEXT, password=PASSWORD)
+    )
     async def recover(request: Request) -> Any:
         """Sign in with a one-time recovery code (used up), optionally setting a new password;
         every other session of the account ends."""
@@ -248,7 +270,7 @@ def build_router(accounts: Accounts) -> APIRouter:
         count = await accounts.run(store.sign_out_everywhere, found.account.id)
         return signed_off(request, {"signed_out": count})
 
-    @router.post("/password")
+    @router.post("/password", openapi_extra=json_body("password", password=PASSWORD))
     async def set_password(request: Request) -> Any:
         """Set or change the account's password (an account made with a passkey may add one)."""
         found = await accounts.session(request)
@@ -265,7 +287,7 @@ def build_router(accounts: Accounts) -> APIRouter:
         await accounts.run(store.replace_recovery_codes, found.account.id, codes)
         return {"recovery_codes": codes}
 
-    @router.post("/mesas")
+    @router.post("/mesas", openapi_extra=json_body("mesa", "token", mesa=TEXT, token=TEXT))
     async def keep_mesa(request: Request) -> Any:
         """The guest who signs up keeps the mesa they sat at: the person their seat token names
         (``mesa`` and ``token``, as the game gave them) becomes the account's."""
@@ -305,7 +327,7 @@ def build_router(accounts: Accounts) -> APIRouter:
         await accounts.forget_people(people)
         return signed_off(request, {"deleted": True, "mesas": len(people)})
 
-    @router.post("/passkeys/signup/options")
+    @router.post("/passkeys/signup/options", openapi_extra=json_body("name", name=NAME))
     async def passkey_signup_options(request: Request) -> Any:
         """Begin making an account with a passkey: what the browser is to ask its
         authenticator, and the ceremony's ``challenge`` to send back with the answer."""
@@ -320,7 +342,11 @@ def build_router(accounts: Accounts) -> APIRouter:
         key = await accounts.run(store.new_challenge, "signup", passkeys.encode(raw), name, account)
         return {"challenge": key, "options": options}
 
-    @router.post("/passkeys/signup", status_code=201)
+    @router.post(
+        "/passkeys/signup",
+        status_code=201,
+        openapi_extra=json_body("challenge", "credential", challenge=TEXT, credential=CREDENTIAL),
+    )
     async def passkey_signup(request: Request) -> Any:
         """The authenticator's new passkey: the account is made with it, signed in, and its
         recovery codes shown once."""
@@ -351,7 +377,10 @@ def build_router(accounts: Accounts) -> APIRouter:
         key = await accounts.run(store.new_challenge, "signin", passkeys.encode(raw), None, None)
         return {"challenge": key, "options": options}
 
-    @router.post("/passkeys/signin")
+    @router.post(
+        "/passkeys/signin",
+        openapi_extra=json_body("challenge", "credential", challenge=TEXT, credential=CREDENTIAL),
+    )
     async def passkey_signin(request: Request) -> Any:
         data = await _body(request)
         who = passkeys.party(request)
@@ -385,7 +414,10 @@ def build_router(accounts: Accounts) -> APIRouter:
         )
         return {"challenge": key, "options": options}
 
-    @router.post("/passkeys/add")
+    @router.post(
+        "/passkeys/add",
+        openapi_extra=json_body("challenge", "credential", challenge=TEXT, credential=CREDENTIAL),
+    )
     async def passkey_add(request: Request) -> Any:
         found = await accounts.session(request)
         data = await _body(request)
