@@ -196,3 +196,31 @@ def test_a_guest_who_signs_up_keeps_the_mesa_they_sit_at(
     kept.click()  # back to the mesa, still in her chair
     expect(page.locator(".chair.mine")).to_contain_text("Dani")
     assert page.js_errors == []
+
+
+def test_a_password_account_adds_a_passkey_and_signs_in_with_it(
+    site: str, new_page: Callable[..., Any]
+) -> None:
+    page, (cdp, authenticator) = new_page(passkeys=True)
+    open_account(page, site)
+    name = fresh_name("Eli")
+    form = page.locator("#signup")
+    form.get_by_label("Tu nombre").fill(name)
+    form.get_by_label("O una contraseña").fill(PASSWORD)
+    page.get_by_role("button", name="Crear con contraseña").click()
+    codes_shown(page)
+    expect(page.locator("#facts")).to_contain_text("Llaves de acceso: 0")
+    page.get_by_role("button", name="Añadir una llave de acceso").click()
+    expect(page.locator("#message")).to_have_text("Llave de acceso añadida.")
+    expect(page.locator("#facts")).to_contain_text("Llaves de acceso: 1")
+    # the same authenticator again: the server asked it to exclude the passkey it has
+    page.get_by_role("button", name="Añadir una llave de acceso").click()
+    expect(page.locator("#message")).to_have_text("Esta llave de acceso ya está en tu cuenta.")
+    expect(page.locator("#facts")).to_contain_text("Llaves de acceso: 1")
+    stored = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})
+    assert len(stored["credentials"]) == 1
+
+    page.get_by_role("button", name="Cerrar sesión", exact=True).click()
+    page.get_by_role("button", name="Entrar con llave de acceso").click()
+    expect(page.locator("#hello")).to_have_text(f"Hola, {name}")
+    assert page.js_errors == []

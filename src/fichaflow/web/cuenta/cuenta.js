@@ -96,6 +96,7 @@ function action(run) {
       await run();
     } catch (error) {
       if (error instanceof Refused) say(error.message);
+      else if (error?.name === 'InvalidStateError') say(t('passkey_exists'));
       else if (error?.name === 'NotAllowedError' || error?.name === 'AbortError') say(t('passkey_cancelled'));
       else say(t('failed'));
     }
