@@ -19,11 +19,7 @@ import {
   connectionBanner, layoutTable, movesByTile, perspective, renderTable, sideNames, statusText,
 } from './table.js';
 import { tileDefs } from './tiles.js';
-import { considerAutoPass } from './autopass.js';
-import { dragToPlay } from './drag.js';
-import * as motion from './motion.js';
-import { personalSettings } from './settings.js';
-import { sound, soundsOf } from './sound.js';
+import { considerAutoPass, personalSettings } from './settings.js';
 
 const root = document.getElementById('app');
 const PREGON_MS = 1300;
@@ -68,6 +64,27 @@ const state = {
 let connection = null;
 let wasMyTurn = false;
 let turnSounded = true; // a turn found on arrival (a reload, a welcome) is not a turn starting
+
+// What makes the table feel alive (its sounds, its motion, dragging tiles) is loaded at a mesa
+// (the waiting room or the table), once its first drawing is done and the page is idle, out of
+// the way of the first render and of the first tap: until then there is nothing to move and
+// nothing to hear (a welcome's drawing is quiet), and tiles are played by tapping. (Imported
+// when needed, these three are not among the modules the page preloads.)
+const feel = { sound: null, motion: null, asked: false };
+const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 100));
+
+function loadFeel() {
+  feel.asked = true;
+  whenIdle(() => {
+    import('./sound.js').then((module) => { feel.sound = module; });
+    import('./motion.js').then((module) => { feel.motion = module; });
+    import('./drag.js').then((module) => module.dragToPlay(app, root));
+  }, { timeout: 2000 });
+}
+
+function sound(names) {
+  feel.sound?.sound(names);
+}
 
 // -- helpers the screens call ------------------------------------------------------------------
 
@@ -243,7 +260,7 @@ function pregonWait() {
 
 function say(moments) {
   if (!moments.length) return;
-  sound(soundsOf(moments));
+  if (feel.sound) sound(feel.sound.soundsOf(moments));
   const loud = moments.filter((moment) => moment.big);
   if (loud.length) pregon(loud.map((moment) => moment.big));
   // What the table calls out first, then the plays and passes that led to it.
@@ -620,7 +637,7 @@ function render() {
     scrolls[element.dataset.scrollKey] = element.scrollTop;
   }
   const atTable = state.screen === 'mesa' && state.mesa && state.mesa.status !== 'waiting';
-  const was = atTable ? motion.before(root) : null;
+  const was = atTable && feel.motion ? feel.motion.before(root) : null;
   const built = screen();
   const overlay = currentDialog();
   // Behind a modal dialog the screen is inert: no focus, no clicks, nothing read.
@@ -629,7 +646,7 @@ function render() {
   if (overlay) root.append(overlay);
   if (atTable) {
     layoutTable(app, root);
-    motion.after(root, was, state.view);
+    if (was) feel.motion.after(root, was, state.view);
   }
   for (const element of root.querySelectorAll('[data-scroll-key]')) {
     const top = scrolls[element.dataset.scrollKey];
@@ -642,6 +659,7 @@ function render() {
   if (myTurn && !turnSounded) sound(['turn']);
   turnSounded = myTurn;
   if (atTable) considerAutoPass(app);
+  if (!feel.asked && state.screen === 'mesa' && state.mesa) loadFeel(); // at a mesa, not before
 }
 
 function byKey(key) {
@@ -711,7 +729,6 @@ const app = {
 
 async function start() {
   document.body.prepend(tileDefs());
-  dragToPlay(app, root);
   // The words, the presets and the bots are asked for at once (the page preloads all three).
   const offered = Promise.all([api.presets(), api.bots()]);
   offered.catch(() => {}); // (its failure is handled below, after the words)

@@ -54,7 +54,8 @@ function mover(tile) {
 
 /** After the redraw: each tile of the line moves from where it was to where it is now. */
 export function after(root, was, view) {
-  if (!was || quiet.matches) return;
+  // Nothing was on the table before (the first drawing, a reload): nothing to move from.
+  if (!was || quiet.matches || !(was.line.size || was.seats.size)) return;
   const played = lastPlay(view);
   const newest = played ? canonical(played.tile) : null;
   let travel = 0;

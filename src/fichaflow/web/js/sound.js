@@ -6,9 +6,7 @@
 // (detail: ``name``, ``vibrate``), after its nodes are scheduled; nothing is made or announced
 // while the player has the sound off. Tests listen to it; so could a page's own extension.
 
-import { h, s } from './dom.js';
-import { t } from './i18n.js';
-import { setSound, soundOn } from './prefs.js';
+import { soundOn } from './settings.js';
 
 const VIBRATIONS = { turn: [30, 60, 30], domino: [60, 40, 120], capicua: [60, 40, 60, 40, 160] };
 
@@ -110,6 +108,8 @@ export function sound(names, gap = 0.12) {
   if (!soundOn() || !names.length) return;
   setTimeout(() => {
     const ctx = audio();
+    // Suspended until the person first touched the page; once they have, it may resume.
+    if (ctx?.state === 'suspended') ctx.resume().catch(() => {});
     let at = ctx ? ctx.currentTime + 0.01 : 0;
     for (const name of names) {
       const make = SOUNDS[name];
@@ -137,27 +137,4 @@ export function soundsOf(moments) {
     else if (moment.kind === 'tranque') out.push('hand_end');
   }
   return out;
-}
-
-/** The sound switch for the table's tool bar: a toggle button, its state remembered. */
-export function soundToggle(app) {
-  const on = soundOn();
-  return h('button', {
-    type: 'button', class: `chip-button icon-button sound-toggle${on ? '' : ' muted'}`,
-    dataset: { key: 'sound-toggle' },
-    'aria-pressed': on ? 'true' : 'false',
-    'aria-label': t('sound.toggle'),
-    title: t(on ? 'sound.on_title' : 'sound.off_title'),
-    onclick: () => {
-      setSound(!soundOn());
-      if (soundOn()) audio()?.resume().catch(() => {});
-      app.render();
-    },
-  }, speakerIcon(on), h('span', { class: 'tool-word' }, t('sound.toggle')));
-}
-
-function speakerIcon(on) {
-  return s('svg', { viewBox: '0 0 24 24', class: 'icon', 'aria-hidden': 'true' },
-    s('path', { d: 'M4 9.5h3.5L12 5.5v13l-4.5-4H4z' }),
-    s('path', { d: on ? 'M15.5 9a4 4 0 0 1 0 6M18 6.5a7.5 7.5 0 0 1 0 11' : 'M16 9.5l5 5M21 9.5l-5 5' }));
 }

@@ -10,8 +10,7 @@ import { listing, t, tileName } from './i18n.js';
 import { layoutHand, layoutLine, leadIndexOf } from './layout.js';
 import { mainAttrs, topBar } from './chrome.js';
 import { cutName, seatNames } from './names.js';
-import { passesByItself } from './autopass.js';
-import { soundToggle } from './sound.js';
+import { passesByItself, soundToggle } from './settings.js';
 import { canonical, placedTile, tileBackSvg, tileNumber, tileSvg } from './tiles.js';
 
 const POSITIONS = { 2: ['bottom', 'top'], 3: ['bottom', 'right', 'left'],
