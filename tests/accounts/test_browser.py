@@ -179,6 +179,7 @@ def test_a_guest_still_makes_and_joins_a_mesa_with_just_a_name(
     assert host.js_errors == [] and guest.js_errors == []
 
 
+@pytest.mark.slow  # the API test of the same link stays quick
 def test_a_guest_who_signs_up_keeps_the_mesa_they_sit_at(
     site: str, new_page: Callable[..., Any]
 ) -> None:
@@ -198,6 +199,7 @@ def test_a_guest_who_signs_up_keeps_the_mesa_they_sit_at(
     assert page.js_errors == []
 
 
+@pytest.mark.slow  # the passkey sign-up above stays quick
 def test_a_password_account_adds_a_passkey_and_signs_in_with_it(
     site: str, new_page: Callable[..., Any]
 ) -> None:

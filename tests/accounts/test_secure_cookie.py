@@ -39,6 +39,7 @@ def test_the_cookie_is_secure_when_the_proxy_says_https(proxied: ServerProcess) 
     assert "secure" not in plain
 
 
+@pytest.mark.slow  # a second server; the trusted proxy's case stays quick
 def test_a_stranger_saying_https_is_not_believed(tmp_path: Path) -> None:
     with ServerProcess(f"sqlite:///{tmp_path / 'db.sqlite3'}") as server:  # no proxy named
         assert "secure" not in sign_up(server, {"X-Forwarded-Proto": "https"})

@@ -109,6 +109,7 @@ def _keys(page: Any, text: str) -> None:
         page.locator(f"#entry .keypad button[data-key='{key}']").click()
 
 
+@pytest.mark.slow  # a whole offline round trip in Chromium; the manifest test above stays quick
 def test_install_the_service_worker_serves_the_anotador_offline(
     browser: Any, sqlite_server: ServerProcess, shots: Path
 ) -> None:
@@ -241,7 +242,7 @@ class NewVersionProxy:
         self.thread.join()
 
 
-@pytest.mark.slow  # a second browser context and a proxy; the offline test above stays quick
+@pytest.mark.slow  # a second browser context and a proxy
 def test_install_a_new_version_is_offered_never_forced(
     browser: Any, sqlite_server: ServerProcess, shots: Path
 ) -> None:

@@ -113,6 +113,7 @@ def test_a_worker_plays_a_bot_filled_partida_to_the_end(
     asyncio.run(scenario())
 
 
+@pytest.mark.slow  # the quick set keeps the worker's bot partida; the Repaso's runs in full
 def test_a_worker_does_the_repaso_and_the_server_starts_no_process(cluster: ServerProcess) -> None:
     answer = httpx.post(
         f"{cluster.url}/api/repaso",
@@ -214,11 +215,13 @@ def test_a_worker_replaces_a_lost_process_and_leaves_none_when_killed() -> None:
         wait_for(lambda: not any(alive(p) for p in processes), 10, "no worker process is left")
 
 
-@pytest.mark.parametrize("command", ["worker", "serve"])
+@pytest.mark.parametrize(
+    "command", ["worker", pytest.param("serve", marks=pytest.mark.slow)]
+)  # serve loads the whole web stack before it says so: the worker keeps the quick check
 def test_a_bad_redis_address_is_one_clear_line(command: str) -> None:
     done = subprocess.run(
-        [*WORKER[:-1], command, "--redis", "http://10.0.0.7:6379"], capture_output=True, text=True
+        [*WORKER[:-1], command, "--redis", "http://127.0.0.1:6379"], capture_output=True, text=True
     )
     assert done.returncode == 2, done.stderr
-    assert "«http://10.0.0.7:6379» no es una dirección de Redis" in done.stderr
+    assert "«http://127.0.0.1:6379» no es una dirección de Redis" in done.stderr
     assert "Traceback" not in done.stderr

@@ -328,6 +328,7 @@ class StuckSocket(Socket):
         self.sent.append(text)
 
 
+@pytest.mark.slow  # a whole bot partida; the in-process fresh-welcome test above stays quick
 def test_a_mirón_who_stops_reading_at_a_bots_mesa_catches_up_with_a_fresh_welcome(
     tmp_path: Path,
 ) -> None:

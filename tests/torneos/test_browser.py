@@ -130,6 +130,7 @@ def test_the_organizer_runs_a_round_robin_on_a_laptop(
     context.close()
 
 
+@pytest.mark.slow  # two browsers; the laptop flow stays in the quick set
 def test_the_live_standings_on_a_phone_follow_a_result_entered_elsewhere(
     browser: Any, sqlite_server: ServerProcess, shots: Path
 ) -> None:
@@ -202,6 +203,7 @@ async def play_out(server: ServerProcess, code: str, host_token: str) -> None:
         await client.close()
 
 
+@pytest.mark.slow  # a whole online partida by four clients
 def test_a_table_played_online_brings_its_result_from_the_mesas_record(
     browser: Any, sqlite_server: ServerProcess
 ) -> None:
@@ -243,6 +245,7 @@ def test_a_table_played_online_brings_its_result_from_the_mesas_record(
     context.close()
 
 
+@pytest.mark.slow  # the engine's duplicate tests stay quick
 def test_a_duplicate_round_on_the_organizers_page_ranks_by_matchpoints(
     browser: Any, sqlite_server: ServerProcess, shots: Path
 ) -> None:
@@ -285,6 +288,7 @@ def test_a_duplicate_round_on_the_organizers_page_ranks_by_matchpoints(
     context.close()
 
 
+@pytest.mark.slow  # the catalogue tests check every key in both languages
 def test_the_pages_speak_english_when_asked(browser: Any, sqlite_server: ServerProcess) -> None:
     from playwright.sync_api import expect
 

@@ -16,7 +16,11 @@ from tests.web.driver import create_mesa
 
 
 @pytest.mark.parametrize(
-    ("preset", "mode"), [("venezuela", Mode.PAREJAS), ("mano_a_mano", Mode.MANO_A_MANO)]
+    ("preset", "mode"),
+    [
+        ("venezuela", Mode.PAREJAS),
+        pytest.param("mano_a_mano", Mode.MANO_A_MANO, marks=pytest.mark.slow),
+    ],
 )
 def test_each_bot_offered_shows_its_rating_for_the_mesas_mode(
     web_server: ServerProcess, new_page: Callable[..., Any], preset: str, mode: Mode
