@@ -39,7 +39,9 @@ from tests.server.kit import (
     join,
 )
 
-QUICK_EXAMPLES: Final = 10
+QUICK_EXAMPLES: Final = 4
+"""Per operation in the quick set: a smoke test of every operation; the slow run sends
+SLOW_EXAMPLES."""
 SLOW_EXAMPLES: Final = 200
 CHECKS: Final = [not_a_server_error, response_schema_conformance]
 """No server error; an answer whose status the document declares has the declared shape. (Not

@@ -124,6 +124,7 @@ def test_a_server_stopped_past_its_lease_never_commits_again(database: str) -> N
         b.stop()
 
 
+@pytest.mark.slow  # two server starts and a kill; the quick set keeps the outage and storage tests
 def test_one_server_takes_its_own_mesas_back_at_once_after_a_kill(tmp_path: Path) -> None:
     """With one server (SQLite), a restart after SIGKILL finds every mesa at once: the lease it
     held is its own (the same host and port), so nobody waits for it to run out."""

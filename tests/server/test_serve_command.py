@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.server.kit import SERVE, free_port, wait_until_serving
 
@@ -49,6 +50,7 @@ def test_join_links_point_where_friends_can_open_them(tmp_path: Path) -> None:
     assert f"Tus amigos, en la misma red: {public}/" in output
 
 
+@pytest.mark.slow  # four serve commands that fail; the other serve tests stay quick
 def test_a_busy_port_and_a_bad_database_are_one_spanish_line(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

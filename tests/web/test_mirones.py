@@ -10,6 +10,7 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 from websockets.sync.client import ClientConnection, connect
 
@@ -29,6 +30,7 @@ def watching(server: ServerProcess, code: str, count: int) -> Iterator[list[Clie
         yield sockets
 
 
+@pytest.mark.slow  # two browsers; the server's mirones tests stay quick
 def test_the_page_shows_how_many_watch_and_the_first_by_name(
     web_server: ServerProcess, new_page: Callable[..., Any]
 ) -> None:

@@ -77,6 +77,7 @@ def test_every_file_says_how_long_it_may_be_kept(server: ServerProcess) -> None:
         assert again.headers.get("cache-control") == kept, path
 
 
+@pytest.mark.slow  # a browser load; the headers and gzip checks stay quick
 def test_the_game_page_preloads_every_module_it_loads(browser: Any, server: ServerProcess) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
     page = context.new_page()

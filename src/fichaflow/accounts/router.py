@@ -17,7 +17,7 @@ from typing import Any, Final
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from fichaflow.accounts import passkeys, passwords, store
+from fichaflow.accounts import passwords, store
 from fichaflow.accounts.tables import CREDENTIAL_LENGTH
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.names import player_name
@@ -331,6 +331,8 @@ def build_router(accounts: Accounts) -> APIRouter:
     async def passkey_signup_options(request: Request) -> Any:
         """Begin making an account with a passkey: what the browser is to ask its
         authenticator, and the ceremony's ``challenge`` to send back with the answer."""
+        from fichaflow.accounts import passkeys  # webauthn: imported at the first use
+
         data = await _body(request)
         name = _name(data)
         who = passkeys.party(request)
@@ -350,6 +352,8 @@ def build_router(accounts: Accounts) -> APIRouter:
     async def passkey_signup(request: Request) -> Any:
         """The authenticator's new passkey: the account is made with it, signed in, and its
         recovery codes shown once."""
+        from fichaflow.accounts import passkeys  # webauthn: imported at the first use
+
         data = await _body(request)
         who = passkeys.party(request)
         sent = passkeys.credential(data)
@@ -369,6 +373,8 @@ def build_router(accounts: Accounts) -> APIRouter:
     @router.post("/passkeys/signin/options")
     async def passkey_signin_options(request: Request) -> Any:
         """Begin signing in with a passkey; no name is needed (the passkey knows it)."""
+        from fichaflow.accounts import passkeys  # webauthn: imported at the first use
+
         await _body(request)
         who = passkeys.party(request)
         accounts.limits.check("signin", request)
@@ -382,6 +388,8 @@ def build_router(accounts: Accounts) -> APIRouter:
         openapi_extra=json_body("challenge", "credential", challenge=TEXT, credential=CREDENTIAL),
     )
     async def passkey_signin(request: Request) -> Any:
+        from fichaflow.accounts import passkeys  # webauthn: imported at the first use
+
         data = await _body(request)
         who = passkeys.party(request)
         sent = passkeys.credential(data)
@@ -401,6 +409,8 @@ def build_router(accounts: Accounts) -> APIRouter:
     @router.post("/passkeys/add/options")
     async def passkey_add_options(request: Request) -> Any:
         """Begin adding a passkey to the signed-in account (another phone, a security key)."""
+        from fichaflow.accounts import passkeys  # webauthn: imported at the first use
+
         found = await accounts.session(request)
         await _body(request)
         who = passkeys.party(request)
@@ -419,6 +429,8 @@ def build_router(accounts: Accounts) -> APIRouter:
         openapi_extra=json_body("challenge", "credential", challenge=TEXT, credential=CREDENTIAL),
     )
     async def passkey_add(request: Request) -> Any:
+        from fichaflow.accounts import passkeys  # webauthn: imported at the first use
+
         found = await accounts.session(request)
         data = await _body(request)
         who = passkeys.party(request)
