@@ -4,12 +4,11 @@ fresh database per run, when ``FICHAFLOW_TEST_POSTGRES_URL`` is set, in the full
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 
-from tests.server.kit import POSTGRES_ENV, POSTGRESQL, ServerProcess, postgres_database
+from tests.server.kit import POSTGRESQL, ServerProcess, database_server
 
 
 @pytest.fixture(scope="module", params=["sqlite", POSTGRESQL])
@@ -17,13 +16,5 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("accounts-server")
-    log = folder / "server.log"
-    if request.param == "sqlite":
-        with ServerProcess(f"sqlite:///{folder / 'fichaflow.sqlite3'}", log=log) as srv:
-            yield srv
-        return
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        pytest.skip(f"{POSTGRES_ENV} is not set: no PostgreSQL to test against")
-    with postgres_database(base, "accounts") as url, ServerProcess(url, log=log) as srv:
+    with database_server(request.param, folder, "accounts") as srv:
         yield srv

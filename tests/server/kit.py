@@ -116,6 +116,23 @@ def postgres_database(base: str, prefix: str) -> Iterator[str]:
         admin.dispose()
 
 
+@contextlib.contextmanager
+def database_server(database: str, folder: Path, prefix: str) -> Iterator[ServerProcess]:
+    """A real server on ``database`` (``"sqlite"``, or ``POSTGRESQL``: a fresh database of its
+    own, named from ``prefix``), its files and log in ``folder``; a PostgreSQL run skips, saying
+    why, when ``FICHAFLOW_TEST_POSTGRES_URL`` is not set."""
+    log = folder / "server.log"
+    if database == "sqlite":
+        with ServerProcess(f"sqlite:///{folder / 'fichaflow.sqlite3'}", log=log) as srv:
+            yield srv
+        return
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        pytest.skip(f"{POSTGRES_ENV} is not set: no PostgreSQL to test against")
+    with postgres_database(base, prefix) as url, ServerProcess(url, log=log) as srv:
+        yield srv
+
+
 def wait_until_serving(base: str, process: subprocess.Popen[Any], timeout: float = 30) -> bool:
     """Wait until the server at ``base`` answers its health check: True, or False when its
     process ends or ``timeout`` seconds pass first."""

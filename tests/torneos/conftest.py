@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 
-from tests.server.kit import POSTGRES_ENV, POSTGRESQL, ServerProcess, postgres_database
+from tests.server.kit import POSTGRESQL, ServerProcess, database_server
 
 
 @pytest.fixture(scope="module", params=["sqlite", POSTGRESQL])
@@ -17,15 +16,7 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("torneos-server")
-    log = folder / "server.log"
-    if request.param == "sqlite":
-        with ServerProcess(f"sqlite:///{folder / 'fichaflow.sqlite3'}", log=log) as srv:
-            yield srv
-        return
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        pytest.skip(f"{POSTGRES_ENV} is not set: no PostgreSQL to test against")
-    with postgres_database(base, "torneos") as url, ServerProcess(url, log=log) as srv:
+    with database_server(request.param, folder, "torneos") as srv:
         yield srv
 
 
