@@ -101,6 +101,7 @@ def test_a_record_from_a_file_is_reviewed(server: ServerProcess) -> None:
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert body["timeline"]["players"]["es"] == ["Ana", "Beto"]
+    assert body["timeline"]["named"] is True
     last = body["review"]["decisions"][-1]
     assert last["played"] == "6-4:right" and last["verdict"] == "mistake"
     assert last["cost"] == pytest.approx(21)
@@ -154,3 +155,15 @@ def test_no_pista_where_another_person_plays_or_before_the_hand(server: ServerPr
                400, "server.bad_token")  # fmt: skip
 
     asyncio.run(scenario())
+
+
+def test_a_record_without_names_names_its_seats_once(server: ServerProcess) -> None:
+    """Without players' names each seat is «asiento N» already: the page's seat list must not
+    read «asiento 0 (asiento 1)»; ``named`` tells it not to add a second number."""
+    record = {k: v for k, v in LAST_TILES.items() if k != "players"}
+    answer = _post(server, "/api/repaso", {"record": record, "hand": 1, "seat": 1,
+                                           "precision": "fast"})  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    timeline = answer.json()["timeline"]
+    assert timeline["named"] is False
+    assert timeline["players"]["es"] == ["asiento 0", "asiento 1"]

@@ -69,3 +69,18 @@ def test_a_busy_port_and_a_bad_database_are_one_spanish_line(tmp_path: Path) -> 
     assert done.returncode == 2
     assert done.stderr.startswith("Error: No se puede usar la base de datos")
     assert "Traceback" not in done.stderr
+
+
+def test_bot_workers_with_redis_is_refused_rather_than_ignored(tmp_path: Path) -> None:
+    """With --redis the bots think in `fichaflow worker`: a --bot-workers count would be
+    silently ignored, so the server says so and does not start."""
+    port = free_port()
+    done = subprocess.run(
+        [*SERVE, "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}",
+         "--redis", f"redis://127.0.0.1:{free_port()}/0", "--bot-workers", "3"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("Error: --bot-workers 3 no sirve con --redis")
+    assert "fichaflow worker" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "x.sqlite3").exists()

@@ -217,6 +217,9 @@ def serve(
     allowed_origins = _origins(allowed_origins)
     if redis_url is not None:
         redis_url = checked_redis(redis_url)
+        if bot_workers:
+            # With Redis the bots think in `fichaflow worker`: a count here would be ignored.
+            fail(FichaFlowError("server.bot_workers_with_redis", count=bot_workers))
     _check_port(host, port)
     _check_database(db_url)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host

@@ -63,6 +63,9 @@ def timeline(subject: HandToReview) -> dict[str, Any]:
         "seats": rules.seats,
         "teams": [rules.team_of(s) for s in range(rules.seats)],
         "players": {lang: seat_names(rules, subject.players, lang) for lang in ("es", "en")},
+        # without names the players are already "asiento N" (as the record counts them): the
+        # page adds no second number
+        "named": subject.players is not None and len(subject.players) == rules.seats,
         "leader": subject.hand.leader,
         "steps": steps,
         "score": score.to_json(rules.teams),

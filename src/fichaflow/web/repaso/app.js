@@ -139,7 +139,9 @@ function fillSeats() {
   if (state.seat === null || state.seat >= seats.length) state.seat = 0;
   const plain = state.timeline.players[state.lang];
   // Seats are counted from 1 on screen, as the lobby counts them (the address keeps the index).
-  options(form.asiento, seats, state.seat, (s) => t(state.lang, 'seat_name', { name: plain[s], seat: s + 1 }));
+  options(form.asiento, seats, state.seat, (s) => (state.timeline.named
+    ? t(state.lang, 'seat_name', { name: plain[s], seat: s + 1 })
+    : plain[s]));
 }
 
 async function analyze() {
