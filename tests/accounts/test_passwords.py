@@ -5,8 +5,10 @@ rate limit, export and deletion."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
+import sqlalchemy as sa
 
 from tests.accounts.kit import PASSWORD, Player, error_code, fresh_name
 from tests.server.kit import ServerProcess
@@ -194,3 +196,33 @@ def test_refusals_are_clear_and_bodies_are_capped(players: list[Player]) -> None
     assert big.status_code == 413
     english = phone.http.post("/api/accounts/signin", json={"name": 3})
     assert english.json()["error"]["message_en"].startswith("The request lacks")
+
+
+def test_an_expired_session_is_refused_and_cleared_at_the_next_sign_in(
+    server: ServerProcess, players: list[Player]
+) -> None:
+    """A session past its date answers 401, and the next sign-in (anyone's) deletes its row:
+    the sessions table does not keep every session ever opened."""
+    phone, laptop, _ = players
+    name = fresh_name()
+    account = phone.sign_up(name)["account"]["id"]
+    engine = sa.create_engine(server.database_url)
+    sessions = sa.table("account_sessions", sa.column("account"), sa.column("expires_at"))
+    try:
+        with engine.begin() as db:
+            db.execute(
+                sa.update(sessions)
+                .where(sessions.c.account == account)
+                .values(expires_at=datetime(2000, 1, 1, tzinfo=UTC))
+            )
+        assert phone.get("/me").status_code == 401
+        laptop.sign_up(fresh_name())
+        with engine.connect() as db:
+            left = db.execute(
+                sa.select(sa.func.count())
+                .select_from(sessions)
+                .where(sessions.c.account == account)
+            ).scalar_one()
+        assert left == 0
+    finally:
+        engine.dispose()

@@ -122,6 +122,9 @@ def normal_code(code: str) -> str:
 def _open_session(connection: Connection, account: str) -> NewSession:
     token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     now = _now()
+    # Expired sessions are refused already; each sign-in also clears them away, so the table
+    # holds only live sessions (as new challenges do for old ones).
+    connection.execute(delete(SESSIONS).where(SESSIONS.c.expires_at <= now))
     connection.execute(
         insert(SESSIONS).values(
             token_hash=digest(token),
