@@ -28,6 +28,10 @@ Name = str
 own Spanish errors; the body's size limit bounds what arrives."""
 
 
+QUICK_MIN_SECONDS: Final = 1
+QUICK_MAX_SECONDS: Final = 120
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -52,6 +56,12 @@ class MesaOptions(Strict):
     count, the record and the replay are the same with it on or off."""
     auto_pass_ms: int = Field(default=1000, ge=100, le=5000)
     """How long the table shows that seat's turn before passing for it."""
+    public: bool = False
+    """Listed in the public lobby (``/lobby``) for anyone to join; off, the mesa is reached only
+    by its link, as always."""
+    quick_seconds: int | None = Field(default=None, ge=QUICK_MIN_SECONDS, le=QUICK_MAX_SECONDS)
+    """«Jugar ya»: this long after the mesa is made, the bots nearest in rating sit in its empty
+    chairs and the partida starts (it starts at once when people fill every chair)."""
 
 
 class CreateMesa(Strict):
@@ -62,6 +72,15 @@ class CreateMesa(Strict):
     name: Name | None = None
     """The host's name; with ``seat`` the host sits down at once."""
     seat: int | None = None
+
+
+class Quick(Strict):
+    """«Jugar ya»: a seat at a public mesa of ``mode`` near the player's rating, or a new one."""
+
+    mode: Literal["parejas", "mano_a_mano", "tres"]
+    name: Name
+    wait_seconds: int = Field(default=20, ge=QUICK_MIN_SECONDS, le=QUICK_MAX_SECONDS)
+    """How long to wait for people before bots fill the empty chairs (at a new mesa)."""
 
 
 class Join(Strict):

@@ -149,6 +149,27 @@ def build_router(
             base = settings.public_url  # a link the friends' phones can open
         return await service.create(body, base)
 
+    @router.post(
+        "/api/quick",
+        status_code=201,
+        responses=refusals(400, 413, 429, 503),
+        openapi_extra=json_body(p.Quick),
+    )
+    async def quick(request: Request) -> wire.Joined:
+        """«Jugar ya»: a chair at a waiting public mesa of the mode, or a new one."""
+        body = await read_body(request, p.Quick, "quick")
+        limits.check("join", request)
+        base = str(request.base_url)
+        loopback = request.url.hostname in ("127.0.0.1", "localhost", "::1")
+        if loopback and settings.public_url:
+            base = settings.public_url
+        return await service.quick(body, base)
+
+    @router.get("/api/lobby")
+    async def lobby() -> Response:
+        """The public mesas, the whole list (``/ws/lobby`` sends it too, then what changes)."""
+        return Response(service.lobby.text(), media_type="application/json")
+
     @router.get("/api/mesas/{code}", responses=refusals(404, 503))
     async def get_mesa(code: str) -> wire.MesaPublic:
         return await service.public(code)
@@ -202,6 +223,37 @@ def build_router(
             addresses.leave(address)
             deadline.cancel()
             await service.leave(conn)
+            conn.close(1000)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2)
+
+    @router.websocket("/ws/lobby")
+    async def lobby_socket(ws: WebSocket) -> None:
+        """The lobby's watchers: the whole list at once, then each change; whatever they send
+        is read and dropped (a flood closes them, as at a mesa)."""
+        await ws.accept()
+        conn = Connection(ws)
+        writer = asyncio.get_running_loop().create_task(conn.write_loop())
+        address = ws.client.host if ws.client is not None else "-"
+        if not addresses.enter(address):
+            limit = settings.ws_per_address
+            _send_away(conn, FichaFlowError("server.too_many_connections", limit=limit))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2)
+            return
+        service.lobby.watch(conn)
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if conn.flooding():
+                    conn.close(CLOSE_FLOOD)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            addresses.leave(address)
+            service.lobby.unwatch(conn)
             conn.close(1000)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2)

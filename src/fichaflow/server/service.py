@@ -19,11 +19,15 @@ from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import PASS, Move
-from fichaflow.core.rules import Rules
+from fichaflow.core.names import player_name
+from fichaflow.core.rules import DEFAULT_PRESET, Mode, Rules
 from fichaflow.core.view import seat_view
 from fichaflow.http import is_code, shown_code
+from fichaflow.ratings.bots import bot_ratings
+from fichaflow.ratings.model import SHOWN_AT_MU
 from fichaflow.server import changes as ch
 from fichaflow.server import protocol as p
 from fichaflow.server import storage as st
@@ -31,10 +35,19 @@ from fichaflow.server import wire
 from fichaflow.server.autopass import seat_to_pass
 from fichaflow.server.botpool import BotPool
 from fichaflow.server.hub import CLOSE_RECONNECT, Connection
+from fichaflow.server.lobby import Lobby
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
 from fichaflow.server.settings import MIRONES_EVERY_SECONDS, MIRONES_SHOWN, bot_seed
 
 log = logging.getLogger(__name__)
+
+QUICK_PRESETS = {Mode.PAREJAS: DEFAULT_PRESET, Mode.MANO_A_MANO: "mano_a_mano", Mode.TRES: "tres"}
+"""The rules a mesa «Jugar ya» opens is played by, per mode."""
+QUICK_FRESH_SECONDS = 15.0
+"""A «Jugar ya» mesa this new counts as waiting for people though nobody has connected yet
+(its maker's page is still on its way)."""
+GUEST_RATING = SHOWN_AT_MU
+"""The rating «Jugar ya» matches a guest (or a provisional player) by: a new player's."""
 
 RETRY_MAX = 8.0
 """The longest a bot, timer or deal waits between tries while the database is down."""
@@ -122,6 +135,10 @@ class TableService:
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, int]] = {}  # token hash -> (mesa code, person)
         self._loading: dict[str, asyncio.Lock] = {}  # mesa code -> its load from the database
+        self.lobby = Lobby(self.rooms)
+        """The public mesas' list; its ``rating_of`` (None: nobody has a rating yet) gives a
+        person's rating, for the lobby and «Jugar ya»."""
+        self._quick = asyncio.Lock()  # one «Jugar ya» at a time: two players meet, never miss
 
     # -- mesas in memory ---------------------------------------------------------------------
 
@@ -142,6 +159,8 @@ class TableService:
         self.rooms[room.mesa.code] = room
         for person in room.mesa.people.values():
             self.tokens[person.token_hash] = (room.mesa.code, person.id)
+        self._schedule_fill(room)
+        self.lobby.touch(room.mesa.code)
 
     async def room(self, code: str) -> Room:
         """The mesa ``code``, from memory or else from the database."""
@@ -234,6 +253,7 @@ class TableService:
                 del self.tokens[person.token_hash]
         for task in room.tasks.values():
             task.cancel()
+        self.lobby.touch(room.mesa.code)
 
     def _drop(self, room: Room) -> None:
         """The database is past this room's memory, or another server holds the mesa: it leaves
@@ -329,6 +349,12 @@ class TableService:
             person, token, changes = room.mesa.join(request.name, request.seat)
             await self._commit(room, changes)
             self.tokens[person.token_hash] = (code, person.id)
+            mesa = room.mesa
+            full = not any(c.empty for c in mesa.chairs)
+            if mesa.options.quick_seconds and mesa.status == "waiting" and full:
+                room.tasks.pop("fill", None)  # people filled it: no bots needed
+                with _retried_later():
+                    await self._fill_and_start(room)
             self._broadcast_mesa(room)
             return {
                 "code": code,
@@ -337,6 +363,109 @@ class TableService:
                 "seat": room.mesa.seat_of(person.id),
                 "queued": person.id in room.mesa.queue,
             }
+
+    # -- «Jugar ya» ---------------------------------------------------------------------------
+
+    def _rating(self, code: str, person: int, mode: Mode) -> int:
+        rating_of = self.lobby.rating_of
+        found = rating_of(code, person, mode) if rating_of is not None else None
+        return GUEST_RATING if found is None else found
+
+    def _level(self, room: Room) -> float | None:
+        """The mean rating of the people at the mesa's chairs (None: nobody sits)."""
+        mesa = room.mesa
+        people = [c.person for c in mesa.chairs if c.person is not None]
+        if not people:
+            return None
+        mode = mesa.rules.mode
+        return sum(self._rating(mesa.code, p, mode) for p in people) / len(people)
+
+    async def quick(self, request: p.Quick, base_url: str) -> wire.Joined:
+        """«Jugar ya»: a free chair at the waiting public «Jugar ya» mesa of the mode nearest the
+        player's rating (a guest's: a new player's), or else a new such mesa, its maker seated
+        and host, whose empty chairs bots fill after ``wait_seconds``."""
+        name = player_name(request.name)
+        mode = Mode(request.mode)
+        rating = GUEST_RATING
+        async with self._quick:
+            now = time.monotonic()
+            best: tuple[float, float, str] | None = None
+            for code, room in self.rooms.items():
+                mesa = room.mesa
+                if (
+                    room.unloaded
+                    or not mesa.options.public
+                    or not mesa.options.quick_seconds
+                    or mesa.status != "waiting"
+                    or mesa.rules.mode != mode
+                    or not any(c.empty for c in mesa.chairs)
+                    or not (room.online() or now - room.loaded_at < QUICK_FRESH_SECONDS)
+                ):
+                    continue
+                level = self._level(room)
+                distance = 0.0 if level is None else abs(level - rating)
+                if best is None or (distance, room.loaded_at) < best[:2]:
+                    best = (distance, room.loaded_at, code)
+            if best is not None:
+                code = best[2]
+                room = self.rooms[code]
+                seat = next(s for s, c in enumerate(room.mesa.chairs) if c.empty)
+                return await self.join(code, p.Join(name=name, seat=seat))
+            options = p.MesaOptions(public=True, quick_seconds=request.wait_seconds)
+            create = p.CreateMesa(rules=QUICK_PRESETS[mode], options=options, name=name, seat=0)
+            made = await self.create(create, base_url)
+            return {
+                "code": made["code"],
+                "token": made["token"],
+                "person": made["person"],
+                "seat": made["seat"],
+                "queued": False,
+            }
+
+    def _schedule_fill(self, room: Room, wait: float | None = None) -> None:
+        """A «Jugar ya» mesa still waiting: its bots sit down when its wait is over."""
+        mesa = room.mesa
+        seconds = mesa.options.quick_seconds
+        if not seconds or mesa.status != "waiting":
+            return
+        self._spawn(room, "fill", self._fill_later(room, seconds if wait is None else wait))
+
+    async def _fill_later(self, room: Room, wait: float) -> None:
+        await asyncio.sleep(wait)
+        async with room.lock:
+            if room.unloaded or room.mesa.status != "waiting":
+                return
+            room.tasks.pop("fill", None)
+            if not room.online():
+                return  # everybody left: no partida of bots for nobody
+            try:
+                await self._fill_and_start(room)
+            except FichaFlowError as exc:
+                if exc.code != "server.storage":
+                    raise
+                self._schedule_fill(room, max(1.0, room.backoff()))
+
+    def nearest_bots(self, mode: Mode, level: float | None) -> list[str]:
+        """The offered bots with a rating at ``mode``, nearest ``level`` first."""
+        rated = {b: r for b, r in bot_ratings(mode).items() if b in PLAYER_BOTS}
+        target = GUEST_RATING if level is None else level
+        return sorted(rated, key=lambda b: (abs(rated[b] - target), rated[b]))
+
+    async def _fill_and_start(self, room: Room) -> None:
+        """The bots nearest the people's rating in the empty chairs (the nearest first, then the
+        next), and the partida starts."""
+        mesa = room.mesa
+        nearest = self.nearest_bots(mesa.rules.mode, self._level(room))
+        nearest = nearest or [mesa.options.timeout_bot]
+        changes: list[ch.Change] = []
+        empty = [s for s, c in enumerate(mesa.chairs) if c.empty]
+        for i, seat in enumerate(empty):
+            changes += mesa.seat_bot(seat, nearest[i % len(nearest)], None)
+        changes += mesa.start()
+        await self._commit(room, changes)
+        self._after(room)
+        self._broadcast_mesa(room)
+        self._broadcast_hand_start(room)
 
     async def public(self, code: str) -> wire.MesaPublic:
         async with self.locked(code) as room:
@@ -649,6 +778,7 @@ class TableService:
     # -- telling everybody -----------------------------------------------------------------
 
     def _broadcast_mesa(self, room: Room, skip: Connection | None = None) -> None:
+        self.lobby.touch(room.mesa.code)
         state: wire.MesaMessage = {"type": "mesa", "seq": room.mesa.version, "mesa": room.state()}
         message = wire.json_text(state)
         for conn in room.connections:
@@ -677,6 +807,7 @@ class TableService:
 
     def _broadcast_mirones(self, room: Room) -> None:
         room.mirones_told = time.monotonic()
+        self.lobby.touch(room.mesa.code)
         names, count = room.mirones()
         told: wire.MironesMessage = {
             "type": "mirones",
