@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.middleware.gzip import GZipMiddleware
 
 from fichaflow import i18n
+from fichaflow.accounts import players
 from fichaflow.accounts import router as accounts
 from fichaflow.anotador import router as anotador
 from fichaflow.core.errors import FichaFlowError
@@ -142,11 +143,23 @@ def create_app(settings: Settings) -> FastAPI:
         one to know of a new version."""
         return worker.answer(request.headers, "text/javascript")
 
-    app.include_router(game.build_router(service, settings, limits, game_index, relay))
-    anotador.install(app, storage, limits)  # its page is web/anotador/
-    accounts.install(  # its page is web/cuenta/
-        app, storage, limits, partial(person_of, service), partial(forget_people, service)
+    people = accounts.install(  # its page is web/cuenta/
+        app,
+        storage,
+        limits,
+        partial(person_of, service),
+        partial(forget_people, service),
+        service.set_account,
     )
+    # The game knows who plays signed in, and tells the players' side of each partida's end.
+    app.include_router(
+        game.build_router(
+            service, settings, limits, game_index, relay, people.account_of, people.keep_person
+        )
+    )
+    service.partida_played = partial(storage.run, players.record_partida, storage.engine)
+    players.install(app, storage, service.record)  # its page is web/jugadores/
+    anotador.install(app, storage, limits)  # its page is web/anotador/
     torneos.install(app, storage, limits)  # its pages are web/torneo/
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
     # The game's page loads its files from here (kept for good: a change is a new version).

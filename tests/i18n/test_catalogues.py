@@ -60,6 +60,7 @@ def test_every_key_the_anotador_and_the_repaso_ask_for_is_in_the_catalogue() -> 
         ("anotador", r"\bt\(\s*\"([a-z_]+)\""),
         ("repaso", r"\bt\([\w.]+,\s*'([a-z_]+)'"),
         ("cuenta", r"\bt\(\s*'([a-z_]+)'"),
+        ("jugadores", r"\bt\(\s*'([a-z_]+)'"),
     ):
         folder = web / page
         scripts = "\n".join(f.read_text() for f in folder.iterdir() if f.name.endswith(".js"))

@@ -94,6 +94,8 @@ PersonOf = Callable[[str, str], Awaitable[tuple[int, str]]]
 by ``app.py`` (the services do not import each other)."""
 ForgetPeople = Callable[[list[tuple[str, int]]], Awaitable[None]]
 """The game renames a deleted account's people (mesa code, person id) «jugador borrado»."""
+ClaimPerson = Callable[[str, int, str], Awaitable[None]]
+"""The game makes the person (mesa code, person id) the account's at that mesa."""
 
 
 class Accounts:
@@ -105,9 +107,11 @@ class Accounts:
         limits: HttpLimits,
         person_of: PersonOf,
         forget_people: ForgetPeople,
+        claim_person: ClaimPerson | None = None,
     ) -> None:
         self.person_of = person_of
         self.forget_people = forget_people
+        self.claim_person = claim_person
         self.db = database
         self.limits = limits  # per address, the server's --http-limit
         self.per_name = HttpLimits(SIGNIN_PER_NAME)
@@ -136,6 +140,23 @@ class Accounts:
         if found is None:
             raise FichaFlowError("accounts.challenge")
         return found
+
+    async def account_of(self, request: Request) -> tuple[str, str] | None:
+        """The signed-in player behind a request to the game (id and name), or None: a guest.
+        Only a request that carries the session's CSRF token counts, so another site cannot
+        make a signed-in browser sit down as its player."""
+        if COOKIE not in request.cookies or CSRF_HEADER not in request.headers:
+            return None
+        try:
+            found = await self.session(request)
+        except FichaFlowError:
+            return None
+        return found.account.id, found.account.name
+
+    async def keep_person(self, account: str, code: str, person: int, name: str) -> None:
+        """The person who joined a mesa signed in is the account's there (the account keeps
+        the mesa; deleting it makes the person «jugador borrado»)."""
+        await self.run(store.link_person, account, code, person, name)
 
     def signin_allowed(self, request: Request, name: str) -> None:
         self.limits.check("signin", request)
@@ -301,6 +322,8 @@ def build_router(accounts: Accounts) -> APIRouter:
         person, name = await accounts.person_of(code, token)
         if not await accounts.run(store.link_person, found.account.id, code, person, name):
             raise FichaFlowError("accounts.person_taken", name=name)
+        if accounts.claim_person is not None:  # they play signed in from now on
+            await accounts.claim_person(code, person, found.account.id)
         return {"mesas": await accounts.run(store.linked, found.account.id)}
 
     @router.get("/mesas")
@@ -453,11 +476,12 @@ def install(
     limits: HttpLimits,
     person_of: PersonOf,
     forget_people: ForgetPeople,
+    claim_person: ClaimPerson | None = None,
 ) -> Accounts:
     """Add the accounts' endpoints to the server's app (before its static files); ``person_of``
     is the game's word on who holds a seat token, ``forget_people`` renames a deleted account's
     people at the mesas."""
-    accounts = Accounts(database, limits, person_of, forget_people)
+    accounts = Accounts(database, limits, person_of, forget_people, claim_person)
     app.include_router(build_router(accounts))
     app.state.accounts = accounts
     return accounts

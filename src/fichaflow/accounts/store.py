@@ -14,6 +14,7 @@ from typing import Any, Final, cast
 from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from fichaflow.accounts import players
 from fichaflow.accounts.tables import (
     AccountRow,
     ChallengeRow,
@@ -444,7 +445,13 @@ def export(engine: Engine, account: Account, current: str) -> dict[str, Any]:
         ],
         "recovery_codes_left": int(left),
         "mesas": linked(engine, account.id),
+        **_players_export(engine, account.id),
     }
+
+
+def _players_export(engine: Engine, account: str) -> dict[str, Any]:
+    with engine.connect() as connection:
+        return players.exported(connection, account)
 
 
 def _stamp(moment: datetime) -> str:
@@ -452,8 +459,9 @@ def _stamp(moment: datetime) -> str:
 
 
 def delete_account(engine: Engine, account: str) -> list[tuple[str, int]]:
-    """The account and everything of it: sessions, recovery codes, passkeys, ceremonies and its
-    links to mesas' people, which it returns (mesa code, person id)."""
+    """The account and everything of it: sessions, recovery codes, passkeys, ceremonies, its
+    ratings and partidas, and its links to mesas' people, which it returns (mesa code, person
+    id)."""
     with engine.begin() as connection:
         people = [
             (row.mesa, int(row.person))
@@ -466,5 +474,6 @@ def delete_account(engine: Engine, account: str) -> list[tuple[str, int]]:
         connection.execute(delete(PASSKEYS).where(PASSKEYS.c.account == account))
         connection.execute(delete(CHALLENGES).where(CHALLENGES.c.account == account))
         connection.execute(delete(LINKS).where(LINKS.c.account == account))
+        players.forget(connection, account)
         connection.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account))
     return people

@@ -6,7 +6,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, LargeBinary, String
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.storage import Base
@@ -95,10 +105,48 @@ class ChallengeRow(Base):
     expires_at: Mapped[int] = mapped_column(BigInteger, index=True)
 
 
+class RatingRow(Base):
+    """An account's rating at one mode (openskill's mean and uncertainty, ``ratings.model``) and
+    how many rated partidas made it. No row: a new player's rating."""
+
+    __tablename__ = "player_ratings"
+    __table_args__ = (Index("player_ratings_mode_mu", "mode", "mu"),)
+
+    account: Mapped[str] = mapped_column(ForeignKey("player_accounts.id"), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    partidas: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayedRow(Base):
+    """A partida an account played signed in: which seat, where its side finished (0: won),
+    and for a rated one the shown rating before and after (the rating's history). What else
+    happened is in the partida's record, which the game keeps and the profile replays."""
+
+    __tablename__ = "player_partidas"
+    __table_args__ = (Index("player_partidas_account_time", "account", "finished_at"),)
+
+    account: Mapped[str] = mapped_column(ForeignKey("player_accounts.id"), primary_key=True)
+    mesa: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    partida: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(16))
+    place: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    before: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    after: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    provisional: Mapped[bool] = mapped_column(Boolean)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 __all__ = [
     "AccountRow",
     "ChallengeRow",
     "PasskeyRow",
+    "PlayedRow",
+    "RatingRow",
     "RecoveryCodeRow",
     "SessionRow",
 ]

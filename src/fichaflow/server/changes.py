@@ -48,6 +48,17 @@ class NewPerson:
     name: str
     token_hash: str
     is_host: bool
+    account: str | None = None
+    """The signed-in player's account (None: a guest)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetAccount:
+    """A guest who signed up is now the account's person at the mesa."""
+
+    mesa: str
+    person: int
+    account: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +119,7 @@ Change = (
     | SetVersion
     | SetLease
     | NewPerson
+    | SetAccount
     | SetQueue
     | SetSeat
     | NewPartida
@@ -124,6 +136,7 @@ class PersonSnapshot:
     token_hash: str
     is_host: bool
     queue_pos: int | None
+    account: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

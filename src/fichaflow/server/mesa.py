@@ -57,6 +57,8 @@ class Person:
     name: str
     token_hash: str
     is_host: bool = False
+    account: str | None = None
+    """The account of a player who joined signed in; None for a guest."""
 
 
 @dataclass
@@ -91,6 +93,9 @@ class MoveResult:
     played: PlayedHand | None  # the scored hand, when this move ended it
     rotation: tuple[tuple[int, int | None, int | None], ...] = ()
     """At a partida's end: (seat, who got up, who sat down) for each chair that changed."""
+    seated: tuple[Chair, ...] = ()
+    """At a partida's end: each seat's chair as the partida ended, before any rotation (who
+    played it: for the ratings)."""
 
 
 def distinct_names(names: list[str]) -> list[str]:
@@ -136,6 +141,7 @@ class Mesa:
         plan: list[str | None] | None,
         host_name: str,
         host_seat: int | None,
+        host_account: str | None = None,
     ) -> tuple[Mesa, Person, str, list[ch.Change]]:
         """A new mesa with bots where the seating plan names them, and its host (seated at
         ``host_seat`` if given): the mesa, the host, the host's token and what to commit."""
@@ -150,7 +156,7 @@ class Mesa:
                 out += mesa.seat_bot(seat, bot, None)
             else:
                 out.append(ch.SetSeat(code, seat, None, None))
-        host, token, more = mesa.add_person(host_name, is_host=True)
+        host, token, more = mesa.add_person(host_name, is_host=True, account=host_account)
         out += more
         if host_seat is not None:
             out += mesa.sit(host.id, host_seat)
@@ -195,22 +201,41 @@ class Mesa:
 
     # -- people and chairs -----------------------------------------------------------------
 
-    def add_person(self, name: str, is_host: bool = False) -> tuple[Person, str, list[ch.Change]]:
+    def add_person(
+        self, name: str, is_host: bool = False, account: str | None = None
+    ) -> tuple[Person, str, list[ch.Change]]:
         token = new_token()
         person = Person(max(self.people, default=0) + 1, player_name(name), token_hash(token))
         person.is_host = is_host
+        person.account = account
         self.people[person.id] = person
-        new = ch.NewPerson(self.code, person.id, person.name, person.token_hash, is_host)
+        new = ch.NewPerson(self.code, person.id, person.name, person.token_hash, is_host, account)
         return person, token, [new]
 
-    def join(self, name: str, seat: int | None) -> tuple[Person, str, list[ch.Change]]:
-        """A newcomer takes ``seat``, or estar parado when no seat is named."""
+    def join(
+        self, name: str, seat: int | None, account: str | None = None
+    ) -> tuple[Person, str, list[ch.Change]]:
+        """A newcomer takes ``seat``, or estar parado when no seat is named; ``account`` is the
+        signed-in player's (None: a guest)."""
         player_name(name)
         if seat is not None:
             self._free_seat(seat)
-        person, token, out = self.add_person(name)
+        person, token, out = self.add_person(name, account=account)
         out += self.sit(person.id, seat) if seat is not None else self.enqueue(person.id)
         return person, token, out
+
+    def set_account(self, person: int, account: str) -> list[ch.Change]:
+        """The guest ``person`` signed up: from now on they are the account's at this mesa."""
+        self.people[person].account = account
+        return [ch.SetAccount(self.code, person, account)]
+
+    def guests_seated(self) -> list[str]:
+        """The names of the people at the chairs who did not join signed in."""
+        return [
+            self.people[c.person].name
+            for c in self.chairs
+            if c.person is not None and self.people[c.person].account is None
+        ]
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.chairs):
@@ -318,6 +343,9 @@ class Mesa:
         missing = [str(s) for s, c in enumerate(self.chairs) if c.empty]
         if missing:
             raise FichaFlowError("server.seats_empty", seats=", ".join(missing))
+        guests = self.guests_seated()
+        if self.options.rated and guests:
+            raise FichaFlowError("server.rated_guests", names=", ".join(guests))
         players = distinct_names([self.seat_name(s) for s in range(len(self.chairs))])
         self.partida = Partida(self.rules, players)
         self.partida_number += 1
@@ -380,13 +408,15 @@ class Mesa:
         played = partida.play(move)
         out: list[ch.Change] = [change, *self._forced_draws(seat if timed_out else None)]
         rotation: tuple[tuple[int, int | None, int | None], ...] = ()
+        seated: tuple[Chair, ...] = ()
         if partida.over:
             assert partida.winner is not None
+            seated = tuple(Chair(c.person, c.bot) for c in self.chairs)
             out.append(ch.EndPartida(self.code, self.partida_number, partida.winner))
             if self.options.parados:
                 rotation, more = self.rotate(partida.losers)
                 out += more
-        return MoveResult(seat, notation, timed_out, played, rotation), out
+        return MoveResult(seat, notation, timed_out, played, rotation, seated), out
 
     def _write(self, seat: int, move: Move, timed_out: bool) -> tuple[str, ch.Change]:
         """The notation of ``move`` (before it is made: a play's end depends on the line) and
@@ -430,13 +460,17 @@ class Mesa:
             rules, options = self.rules.dump(), self.options.model_dump()
         else:
             rules, options = last.snap.rules, last.snap.options
-        people_key = (len(self.people), tuple(self.queue))
+        people_key = (
+            len(self.people),
+            tuple(self.queue),
+            tuple(p.account for p in self.people.values()),
+        )
         if last is not None and last.key[3] == people_key:
             people = last.snap.people
         else:
             queue = {person: n for n, person in enumerate(self.queue)}
             people = tuple(
-                ch.PersonSnapshot(p.id, p.name, p.token_hash, p.is_host, queue.get(p.id))
+                ch.PersonSnapshot(p.id, p.name, p.token_hash, p.is_host, queue.get(p.id), p.account)
                 for p in self.people.values()
             )
         if last is not None and last.key[2] is self.partida:
@@ -488,7 +522,7 @@ class Mesa:
             snap.version,
         )
         for p in snap.people:
-            mesa.people[p.id] = Person(p.id, p.name, p.token_hash, p.is_host)
+            mesa.people[p.id] = Person(p.id, p.name, p.token_hash, p.is_host, p.account)
         mesa.queue = [p.id for p in sorted(snap.people, key=_queue_key) if p.queue_pos is not None]
         for seat in snap.seats:
             mesa.chairs[seat.seat] = Chair(seat.person, seat.bot)

@@ -52,6 +52,9 @@ class PersonRow(Base):
     token_hash: Mapped[str] = mapped_column(String(HASH_LENGTH), unique=True)
     is_host: Mapped[bool] = mapped_column(Boolean, default=False)
     queue_pos: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    account: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The account of a player who joined signed in (None: a guest). Rated partidas need
+    every human at the mesa to have one."""
 
 
 class SeatRow(Base):

@@ -44,7 +44,7 @@ def _rename(engine: Engine, people: list[tuple[str, int]], name: str) -> None:
             connection.execute(
                 update(PersonRow)
                 .where(PersonRow.mesa == code, PersonRow.id == person)
-                .values(name=name)
+                .values(name=name, account=None)
             )
             partidas = connection.execute(
                 select(PartidaRow.number, PartidaRow.players).where(PartidaRow.mesa == code)

@@ -62,6 +62,9 @@ class MesaOptions(Strict):
     quick_seconds: int | None = Field(default=None, ge=QUICK_MIN_SECONDS, le=QUICK_MAX_SECONDS)
     """«Jugar ya»: this long after the mesa is made, the bots nearest in rating sit in its empty
     chairs and the partida starts (it starts at once when people fill every chair)."""
+    rated: bool = False
+    """The partidas count for the players' ratings: a partida starts only when every person
+    at the mesa's chairs joined signed in (bots play at their fixed ratings)."""
 
 
 class CreateMesa(Strict):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Final, TypeVar
 
@@ -53,6 +54,12 @@ RECONNECT: Final = {"server.elsewhere", "server.moved"}
 """Errors after which a WebSocket is closed with 1012: connect again (later, or elsewhere)."""
 M = TypeVar("M", bound=BaseModel)
 log = logging.getLogger(__name__)
+
+AccountOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
+"""The signed-in player making a request (account id and name), or None for a guest: the
+accounts' word, handed in by ``app.py`` (only a request with the session's CSRF token counts)."""
+KeepPerson = Callable[[str, str, int, str], Awaitable[None]]
+"""The accounts note that the person (mesa code, person id, name) is the account's."""
 
 REFUSALS: Final = {
     400: "Refused: the error's code and texts",
@@ -117,6 +124,8 @@ def build_router(
     limits: HttpLimits,
     index: Page,
     relay: Relay | None = None,
+    account_of: AccountOf | None = None,
+    keep_person: KeepPerson | None = None,
 ) -> APIRouter:
     """The game's endpoints; ``index`` is the game's page, which a mesa's join link opens. With
     a ``relay`` (a cluster), what concerns a mesa another server holds is passed on to it."""
@@ -147,7 +156,11 @@ def build_router(
         loopback = request.url.hostname in ("127.0.0.1", "localhost", "::1")
         if loopback and settings.public_url:
             base = settings.public_url  # a link the friends' phones can open
-        return await service.create(body, base)
+        account = await account_of(request) if account_of else None
+        created = await service.create(body, base, account)
+        if account and keep_person:
+            await keep_person(account[0], created["code"], created["person"], account[1])
+        return created
 
     @router.post(
         "/api/quick",
@@ -184,7 +197,11 @@ def build_router(
         await service.room(code)
         body = await read_body(request, p.Join, "join")
         limits.check("join", request)
-        return await service.join(code, body)
+        account = await account_of(request) if account_of else None
+        joined = await service.join(code, body, account)
+        if account and keep_person:
+            await keep_person(account[0], code, joined["person"], account[1])
+        return joined
 
     @router.get("/api/mesas/{code}/partidas/{number}/record", responses=refusals(404, 503))
     async def record(code: str, number: str) -> wire.PartidaRecord:

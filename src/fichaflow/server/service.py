@@ -15,9 +15,17 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from fichaflow.bots.ladder import PLAYER_BOTS
 from fichaflow.core.errors import FichaFlowError
@@ -51,6 +59,51 @@ GUEST_RATING = SHOWN_AT_MU
 
 RETRY_MAX = 8.0
 """The longest a bot, timer or deal waits between tries while the database is down."""
+
+PartidaPlayed = Callable[[dict[str, Any]], Awaitable[Sequence[Mapping[str, Any]] | None]]
+"""What the server tells the players' side (``app.py`` hands it in: the accounts keep the
+ratings and every signed-in player's partidas) when a partida ends at which somebody played
+signed in: :func:`played_partida`'s dict; the answer is the rating changes of a rated partida."""
+
+
+def places_of(scores: Sequence[int], winner: int) -> list[int]:
+    """Each side's finish for the ratings: 0 for the winner, then the others by their scores
+    (de a tres, the higher second; level scores share a place)."""
+    others = sorted({s for t, s in enumerate(scores) if t != winner}, reverse=True)
+    return [0 if t == winner else 1 + others.index(s) for t, s in enumerate(scores)]
+
+
+def played_partida(mesa: Mesa, result: MoveResult) -> dict[str, Any] | None:
+    """A partida just ended, for the players' side: each seat's account (or bot), the sides'
+    places, and whether it is rated (the mesa says so and every person at it played signed in);
+    None when nobody played signed in."""
+    partida = mesa.partida
+    assert partida is not None and partida.winner is not None
+    seats = []
+    for seat, chair in enumerate(result.seated):
+        person = mesa.people.get(chair.person) if chair.person is not None else None
+        seats.append(
+            {
+                "seat": seat,
+                "account": person.account if person is not None else None,
+                "bot": chair.bot if person is None else None,
+                "name": (partida.players or ())[seat] if partida.players else "",
+            }
+        )
+    if all(s["account"] is None for s in seats):
+        return None
+    humans = [s for s in seats if s["bot"] is None]
+    return {
+        "mesa": mesa.code,
+        "partida": mesa.partida_number,
+        "mode": str(partida.rules.mode),
+        "rated": mesa.options.rated and all(s["account"] is not None for s in humans),
+        "seats": seats,
+        "teams": [partida.rules.team_of(s) for s in range(partida.rules.seats)],
+        "places": places_of(partida.scores, partida.winner),
+        "scores": list(partida.scores),
+        "winner": partida.winner,
+    }
 
 
 @dataclass(eq=False)
@@ -139,6 +192,8 @@ class TableService:
         """The public mesas' list; its ``rating_of`` (None: nobody has a rating yet) gives a
         person's rating, for the lobby and «Jugar ya»."""
         self._quick = asyncio.Lock()  # one «Jugar ya» at a time: two players meet, never miss
+        self.partida_played: PartidaPlayed | None = None
+        """Told of each partida that ends with somebody signed in at it (``app.py``)."""
 
     # -- mesas in memory ---------------------------------------------------------------------
 
@@ -320,7 +375,10 @@ class TableService:
 
     # -- HTTP ------------------------------------------------------------------------------
 
-    async def create(self, request: p.CreateMesa, base_url: str) -> wire.CreatedMesa:
+    async def create(
+        self, request: p.CreateMesa, base_url: str, account: tuple[str, str] | None = None
+    ) -> wire.CreatedMesa:
+        """A new mesa; ``account`` is the signed-in host's (id, name): their name at it."""
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -329,8 +387,9 @@ class TableService:
             Rules.load(request.rules),
             request.options,
             request.seats,
-            "Anfitrión" if request.name is None else request.name,
+            account[1] if account else "Anfitrión" if request.name is None else request.name,
             request.seat,
+            account[0] if account else None,
         )
         room = Room(mesa, fence=1)
         await self._commit(room, [*changes, self.storage.new_lease(code)])
@@ -344,9 +403,14 @@ class TableService:
             "mesa": room.state(),
         }
 
-    async def join(self, code: str, request: p.Join) -> wire.Joined:
+    async def join(
+        self, code: str, request: p.Join, account: tuple[str, str] | None = None
+    ) -> wire.Joined:
+        """A newcomer at the mesa; ``account`` is the signed-in player's (id, name): the
+        account's name is theirs at the mesa."""
         async with self.locked(code) as room:
-            person, token, changes = room.mesa.join(request.name, request.seat)
+            name = account[1] if account else request.name
+            person, token, changes = room.mesa.join(name, request.seat, account and account[0])
             await self._commit(room, changes)
             self.tokens[person.token_hash] = (code, person.id)
             mesa = room.mesa
@@ -656,7 +720,34 @@ class TableService:
         result, changes = mesa.play(seat, move, timed_out)
         await self._commit(room, changes)
         self._after(room)
-        self._broadcast_move(room, result)
+        ratings = None
+        if result.seated and self.partida_played is not None:
+            ratings = await self._partida_played(mesa, result)
+        self._broadcast_move(room, result, ratings)
+
+    async def _partida_played(
+        self, mesa: Mesa, result: MoveResult
+    ) -> list[wire.RatingChange] | None:
+        """Tell the players' side of the partida that ended (their partidas, the ratings of a
+        rated one). The partida is committed already; if the ratings cannot be stored, the
+        partida stands, unrated, and the log says so."""
+        played = played_partida(mesa, result)
+        if played is None or self.partida_played is None:
+            return None
+        try:
+            changes = await self.partida_played(played)
+        except Exception:
+            log.exception("mesa %s: the partida's ratings could not be stored", mesa.code)
+            return None
+        return None if changes is None else [cast(wire.RatingChange, dict(c)) for c in changes]
+
+    async def set_account(self, code: str, person: int, account: str) -> None:
+        """The guest ``person`` signed up: the account's person at the mesa from now on."""
+        async with self.locked(code) as room:
+            if room.mesa.people[person].account == account:
+                return
+            await self._commit(room, room.mesa.set_account(person, account))
+            self._broadcast_mesa(room)
 
     def _ready(self, room: Room, conn: Connection, after: int | None, partida: int | None) -> None:
         mesa = room.mesa
@@ -845,7 +936,9 @@ class TableService:
             },
         )
 
-    def _broadcast_move(self, room: Room, result: MoveResult) -> None:
+    def _broadcast_move(
+        self, room: Room, result: MoveResult, ratings: list[wire.RatingChange] | None = None
+    ) -> None:
         mesa = room.mesa
         partida = mesa.partida
         assert partida is not None
@@ -879,7 +972,7 @@ class TableService:
             },
         )
         if partida.over:
-            message = wire.json_text(wire.partida_end(mesa, result))
+            message = wire.json_text(wire.partida_end(mesa, result, ratings))
             for conn in room.connections:
                 conn.tell(message)
         self._broadcast_mesa(room)

@@ -93,11 +93,22 @@ def write(connection: Connection, change: ch.Change) -> None:
                 .where(MesaRow.code == code)
                 .values(owner=owner, fence=fence, lease_until=until)
             )
-        case ch.NewPerson(mesa, pid, name, token_hash, is_host):
+        case ch.NewPerson(mesa, pid, name, token_hash, is_host, account):
             connection.execute(
                 insert(PersonRow).values(
-                    mesa=mesa, id=pid, name=name, token_hash=token_hash, is_host=is_host
+                    mesa=mesa,
+                    id=pid,
+                    name=name,
+                    token_hash=token_hash,
+                    is_host=is_host,
+                    account=account,
                 )
+            )
+        case ch.SetAccount(mesa, pid, account):
+            connection.execute(
+                update(PersonRow)
+                .where(PersonRow.mesa == mesa, PersonRow.id == pid)
+                .values(account=account)
             )
         case ch.SetQueue(mesa, people):
             connection.execute(
@@ -331,7 +342,8 @@ def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch
         options=mesa.options,
         version=mesa.version,
         people=tuple(
-            ch.PersonSnapshot(p.id, p.name, p.token_hash, p.is_host, p.queue_pos) for p in people
+            ch.PersonSnapshot(p.id, p.name, p.token_hash, p.is_host, p.queue_pos, p.account)
+            for p in people
         ),
         seats=tuple(ch.SeatSnapshot(s.seat, s.person, s.bot) for s in seats),
         partida=partida_snap,

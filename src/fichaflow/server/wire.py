@@ -55,6 +55,8 @@ class SeatState(TypedDict):
     connected: bool
     away_seconds: int | None
     ready: bool
+    signed_in: bool
+    """The person at the chair joined with their account (a rated mesa needs it of all)."""
 
 
 class MesaState(TypedDict):
@@ -234,11 +236,26 @@ class HandEnd(TypedDict):
     view: ViewJson | None
 
 
+class RatingChange(TypedDict):
+    """One seat's rating before and after a rated partida, as a player reads it (a bot's does
+    not move)."""
+
+    seat: int
+    name: str
+    bot: bool
+    before: int
+    after: int
+    change: int
+    provisional: bool
+
+
 class PartidaEnd(TypedDict):
     type: Literal["partida_end"]
     seq: int
     partida: PartidaResult
     rotation: list[Rotation]
+    ratings: list[RatingChange] | None
+    """A rated partida's rating changes, seat by seat (None: the partida was not rated)."""
 
 
 class Pong(TypedDict):
@@ -346,6 +363,7 @@ def mesa_state(
                     None if person is None or person.id in online else away.get(person.id)
                 ),
                 "ready": seat in mesa.ready,
+                "signed_in": person is not None and person.account is not None,
             }
         )
     host = mesa.host
@@ -441,7 +459,9 @@ def partida_summary(mesa: Mesa) -> PartidaSummary | None:
     }
 
 
-def partida_end(mesa: Mesa, result: MoveResult) -> PartidaEnd:
+def partida_end(
+    mesa: Mesa, result: MoveResult, ratings: list[RatingChange] | None = None
+) -> PartidaEnd:
     partida = mesa.partida
     assert partida is not None
     return {
@@ -455,6 +475,7 @@ def partida_end(mesa: Mesa, result: MoveResult) -> PartidaEnd:
             "chancleta": partida.chancleta,
         },
         "rotation": [{"seat": seat, "up": up, "down": down} for seat, up, down in result.rotation],
+        "ratings": ratings,
     }
 
 

@@ -13,13 +13,17 @@ export class ServerError extends Error {
   }
 }
 
+let csrf = null; // the signed-in player's CSRF token: with it the game seats them as their account
+
 /** One JSON request; a refusal throws a ServerError with the server's code and texts. */
 export async function call(method, path, body) {
   let response;
+  const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
+  if (csrf && method !== 'GET') headers['X-CSRF-Token'] = csrf;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -44,4 +48,14 @@ export const api = {
   mesa: (code) => call('GET', `/api/mesas/${encodeURIComponent(code)}`),
   create: (body) => call('POST', '/api/mesas', body),
   join: (code, body) => call('POST', `/api/mesas/${encodeURIComponent(code)}/join`, body),
+  /** Who is signed in (null: a guest); from then on this page's changes carry their token. */
+  me: async () => {
+    try {
+      const me = await call('GET', '/api/accounts/me');
+      csrf = me.csrf;
+      return me.account;
+    } catch {
+      return null;
+    }
+  },
 };

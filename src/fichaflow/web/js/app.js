@@ -428,7 +428,7 @@ function onHandEnd(message) {
 }
 
 function onPartidaEnd(message) {
-  const end = message.partida;
+  const end = { ...message.partida, ratings: message.ratings || null };
   state.partidaEnd = end;
   if (state.partida) Object.assign(state.partida, { over: true, winner: end.winner, scores: end.scores,
     zapato: end.zapato, chancleta: end.chancleta });
@@ -520,14 +520,15 @@ async function showJoin() {
   render();
 }
 
-async function createMesa({ name, rules, botPause, turnSeconds, autoPass }) {
+async function createMesa({ name, rules, botPause, turnSeconds, autoPass, rated }) {
   state.busy = true;
   state.formError = null;
   render();
   try {
     const created = await api.create({
       rules, name, seat: 0,
-      options: { bot_pause_ms: botPause, turn_seconds: turnSeconds, auto_pass: Boolean(autoPass) },
+      options: { bot_pause_ms: botPause, turn_seconds: turnSeconds, auto_pass: Boolean(autoPass),
+        rated: Boolean(rated && state.account) },
     });
     session.saveName(name);
     session.saveSeatTicket(created.code, { token: created.token, person: created.person });
@@ -732,6 +733,11 @@ async function start() {
   // The words, the presets and the bots are asked for at once (the page preloads all three).
   const offered = Promise.all([api.presets(), api.bots()]);
   offered.catch(() => {}); // (its failure is handled below, after the words)
+  // Signed in? Then the mesas made and joined here are the account's (and may be rated).
+  api.me().then((account) => {
+    state.account = account;
+    if (account) render();
+  });
   await loadLanguage();
   try {
     const [presets, bots] = await offered;

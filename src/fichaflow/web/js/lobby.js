@@ -23,6 +23,7 @@ export function renderHome(app) {
       botPause: 800,
       turnSeconds: null,
       autoPass: false,
+      rated: false,
     };
   }
   const draft = state.createDraft;
@@ -41,6 +42,7 @@ export function renderHome(app) {
       botPause: draft.botPause,
       turnSeconds: draft.turnSeconds,
       autoPass: draft.autoPass,
+      rated: draft.rated,
     });
   };
   return h('div', { class: 'screen home' },
@@ -73,10 +75,40 @@ export function renderHome(app) {
           }, seconds ? t('turn_clock.seconds', { seconds }) : t('turn_clock.off')))),
           h('p', { class: 'hint' }, t('lobby.turn_clock_hint'))),
         autoPassField(draft.autoPass, (on) => { draft.autoPass = on; }, 'auto-pass'),
+        ratedField(state.account, draft.rated, (on) => { draft.rated = on; }),
         state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null,
         h('button', { class: 'primary big', type: 'submit', disabled: state.busy }, t('home.create'))),
       h('p', { class: 'aside' }, t('home.anotador_note'), ' ',
-        h('a', { href: '/anotador/' }, t('home.anotador_link')))));
+        h('a', { href: '/anotador/' }, t('home.anotador_link'))),
+      h('p', { class: 'aside' },
+        h('a', { href: '/jugadores/', dataset: { key: 'players' } }, t('home.players_link')), ' · ',
+        h('a', { href: '/cuenta/', dataset: { key: 'account' } },
+          state.account ? t('home.account_named', { name: state.account.name }) : t('home.account_link')))));
+}
+
+/** A rated mesa: its partidas count for the ratings, so everyone at its chairs must be signed in
+ * (the server refuses to start it otherwise); offered to a signed-in host only. */
+function ratedField(account, value, onChange) {
+  if (!account) {
+    return h('p', { class: 'hint', dataset: { key: 'rated-signin' } }, t('lobby.rated_signin'), ' ',
+      h('a', { href: '/cuenta/' }, t('home.account_link')));
+  }
+  return h('div', { class: 'field check-field' },
+    h('label', { for: 'rated' },
+      h('input', { id: 'rated', type: 'checkbox', name: 'rated', checked: value,
+        onchange: (event) => onChange(event.target.checked) }),
+      ' ', t('lobby.rated')),
+    h('p', { class: 'hint' }, t('lobby.rated_hint')));
+}
+
+/** What a rated mesa says in its waiting room: who still has to sign in, or that it is ready. */
+function ratedNote(mesa) {
+  if (!mesa.options.rated) return null;
+  const guests = mesa.seats.filter((seat) => seat.kind === 'human' && !seat.signed_in)
+    .map((seat) => seatNames(mesa.seats)[seat.seat]);
+  return h('p', { class: `rated-note${guests.length ? ' blocked' : ''}`, role: 'status', dataset: { key: 'rated-note' } },
+    h('strong', {}, t('waiting.rated')), ' ',
+    guests.length ? t('waiting.rated_guests', { names: guests.join(', ') }) : t('waiting.rated_ready'));
 }
 
 /** How long bots wait before they play (a mesa option, not a rule of the game). */
@@ -170,6 +202,8 @@ export function renderWaiting(app) {
   const isHost = Boolean(you?.host);
   const mySeat = app.mySeat();
   const empty = mesa.seats.filter((seat) => seat.kind === 'empty').length;
+  const guests = mesa.options.rated
+    && mesa.seats.some((seat) => seat.kind === 'human' && !seat.signed_in);
   return h('div', { class: 'screen waiting' },
     topBar(app),
     h('main', mainAttrs('page'),
@@ -190,10 +224,11 @@ export function renderWaiting(app) {
       h('section', { class: 'start-bar' },
         isHost
           ? h('button', {
-            class: 'primary big', type: 'button', disabled: empty > 0, dataset: { key: 'start' },
+            class: 'primary big', type: 'button', disabled: empty > 0 || guests, dataset: { key: 'start' },
             onclick: () => app.send({ type: 'start' }),
           }, t('waiting.start'))
           : h('p', { class: 'hint' }, t('waiting.host_starts', { host: mesa.host?.name || '' })),
+        ratedNote(mesa),
         empty > 0
           ? h('p', { class: 'hint' }, t(empty === 1 ? 'waiting.missing_one' : 'waiting.missing', { count: empty }))
           : null)));
@@ -226,7 +261,9 @@ function chairCard(app, seat, isHost, mySeat) {
       seat.kind === 'empty' ? h('span', { class: 'free' }, t('lobby.free')) : seatLabel(seat, app.state.mesa.seats),
       mine ? h('span', { class: 'you-tag' }, ` (${t('common.you')})`) : null,
       seat.kind === 'human' && !seat.connected
-        ? h('span', { class: 'away-tag' }, ` · ${t('player.away')}`) : null),
+        ? h('span', { class: 'away-tag' }, ` · ${t('player.away')}`) : null,
+      seat.kind === 'human' && app.state.mesa.options.rated && !seat.signed_in
+        ? h('span', { class: 'away-tag' }, ` · ${t('player.no_account')}`) : null),
     actions.length ? h('div', { class: 'chair-actions' }, actions) : null);
 }
 

@@ -148,7 +148,22 @@ function partidaEndBlock(app) {
     end.zapato ? h('p', { class: 'moment zapato' }, h('strong', {}, t('moment.zapato_big')), ' ',
       t('moment.zapato', { who: losers })) : null,
     end.chancleta && !end.zapato ? h('p', { class: 'moment chancleta' }, h('strong', {}, t('moment.chancleta_big')), ' ',
-      t('moment.chancleta', { who: losers })) : null);
+      t('moment.chancleta', { who: losers })) : null,
+    ratingChanges(end.ratings));
+}
+
+/** A rated partida's end: each player's rating before and after, «1512 → 1531 (+19)»; a bot's
+ * fixed rating does not move. */
+function ratingChanges(ratings) {
+  if (!ratings?.length) return null;
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  return h('div', { class: 'rating-changes', dataset: { key: 'ratings' } },
+    h('h3', {}, t('summary.ratings_title')),
+    h('ul', {}, ratings.map((r) => h('li', { dataset: { seat: String(r.seat) } },
+      h('strong', {}, r.name), ' ',
+      r.bot ? t('summary.rating_bot', { after: r.after })
+        : t('summary.rating_change', { before: r.before, after: r.after, change: signed(r.change) }),
+      r.provisional ? ` · ${t('summary.rating_provisional')}` : ''))));
 }
 
 /** The anotador: one column per side, one row per hand, totals, the target and the winner. */
