@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from typing import Any, Final, cast
 
 from fastapi import APIRouter, FastAPI
-from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, Table, delete, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from fichaflow.accounts.stats import Stats, count, replayed
 from fichaflow.accounts.tables import AccountRow, PlayedRow, RatingRow
@@ -46,108 +47,131 @@ def _stamp(moment: datetime) -> str:
     return aware.isoformat(timespec="seconds")
 
 
-def _rating(connection: Connection, account: str, mode: str) -> Rating:
-    row = connection.execute(
-        select(RATINGS).where(RATINGS.c.account == account, RATINGS.c.mode == mode)
-    ).first()
-    return NEW_PLAYER if row is None else Rating(row.mu, row.sigma, row.partidas)
+def _ratings(connection: Connection, accounts: list[str], mode: str) -> dict[str, Rating]:
+    """The accounts' stored ratings at ``mode`` (one query; an account with none is new)."""
+    rows = connection.execute(
+        select(RATINGS).where(RATINGS.c.account.in_(accounts), RATINGS.c.mode == mode)
+    ).all()
+    return {row.account: Rating(row.mu, row.sigma, row.partidas) for row in rows}
+
+
+def _upsert(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """Each account's new rating, written whether it had one or not, in one statement."""
+    if connection.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+    statement = upsert(RATINGS)
+    changed = {c: statement.excluded[c] for c in ("mu", "sigma", "partidas", "updated_at")}
+    connection.execute(
+        statement.on_conflict_do_update(index_elements=["account", "mode"], set_=changed), rows
+    )
 
 
 def record_partida(engine: Engine, played: dict[str, Any]) -> list[dict[str, Any]] | None:
     """A partida that ended with somebody signed in at it (the game's account of it:
     ``server.service.played_partida``): each account's partida is kept and, in a rated one,
-    everybody's rating moves (a bot's stays), all in one transaction. The answer is each seat's
-    change for the end screen (None: not rated). Told twice of one partida, nothing changes
-    the second time."""
+    everybody's rating moves (a bot's stays), all in one transaction of three statements (the
+    ratings read, written, the partidas written). The answer is each seat's change for the end
+    screen (None: not rated). Told twice of one partida, nothing changes the second time (its
+    partida rows are there already: the transaction is refused whole)."""
     mode = Mode(played["mode"])
     seats = played["seats"]
     teams: list[int] = played["teams"]
     places: list[int] = played["places"]
     now = _now()
-    with engine.begin() as connection:
-        accounts = [s["account"] for s in seats if s["account"] is not None]
-        known = connection.execute(
-            select(func.count())
-            .select_from(PLAYED)
-            .where(
-                PLAYED.c.mesa == played["mesa"],
-                PLAYED.c.partida == played["partida"],
-                PLAYED.c.account.in_(accounts),
-            )
-        ).scalar_one()
-        if known:
-            return None
-        before: dict[int, Rating] = {}
-        fixed: dict[int, bool] = {}
-        rated = bool(played["rated"])
-        for s in seats:
-            if s["account"] is not None:
-                before[s["seat"]] = _rating(connection, s["account"], str(mode))
-                fixed[s["seat"]] = False
-            else:
-                bot = bot_rating(s["bot"] or "", mode)
-                if bot is None:
-                    rated = False  # a bot never measured at this mode: no scale to rate on
-                    break
-                before[s["seat"]] = bot
-                fixed[s["seat"]] = True
-        after: dict[int, Rating] = {}
-        if rated:
-            sides_seats = [
-                [s["seat"] for s in seats if teams[s["seat"]] == t] for t in range(len(places))
-            ]
-            sides = [
-                Side(tuple(before[s] for s in side), tuple(fixed[s] for s in side))
-                for side in sides_seats
-            ]
-            moved = rate_partida(mode, sides, places)
-            for side_seats, side_after in zip(sides_seats, moved, strict=True):
-                after.update(zip(side_seats, side_after, strict=True))
-        changes = []
-        for s in seats:
-            seat, account = s["seat"], s["account"]
-            old, new = before.get(seat), after.get(seat)
-            if account is not None:
-                if new is not None:
-                    values = {"mu": new.mu, "sigma": new.sigma, "partidas": new.partidas}
-                    done = connection.execute(
-                        update(RATINGS)
-                        .where(RATINGS.c.account == account, RATINGS.c.mode == str(mode))
-                        .values(**values, updated_at=now)
-                    )
-                    if done.rowcount == 0:
-                        connection.execute(
-                            insert(RATINGS).values(
-                                account=account, mode=str(mode), **values, updated_at=now
-                            )
-                        )
-                connection.execute(
-                    insert(PLAYED).values(
-                        account=account,
-                        mesa=played["mesa"],
-                        partida=played["partida"],
-                        seat=seat,
-                        mode=str(mode),
-                        place=places[teams[seat]],
-                        rated=new is not None,
-                        before=old.shown if new is not None and old else None,
-                        after=new.shown if new is not None else None,
-                        provisional=new.provisional if new is not None else True,
-                        finished_at=now,
-                    )
-                )
-            if new is not None and old is not None:
-                changes.append(
+    try:
+        with engine.begin() as connection:
+            return _record(connection, mode, played, seats, teams, places, now)
+    except IntegrityError:
+        return None  # told before: this partida's rows are stored
+
+
+def _record(
+    connection: Connection,
+    mode: Mode,
+    played: dict[str, Any],
+    seats: list[dict[str, Any]],
+    teams: list[int],
+    places: list[int],
+    now: datetime,
+) -> list[dict[str, Any]] | None:
+    accounts = [s["account"] for s in seats if s["account"] is not None]
+    stored = _ratings(connection, accounts, str(mode))
+    before: dict[int, Rating] = {}
+    fixed: dict[int, bool] = {}
+    rated = bool(played["rated"])
+    for s in seats:
+        if s["account"] is not None:
+            before[s["seat"]] = stored.get(s["account"], NEW_PLAYER)
+            fixed[s["seat"]] = False
+        else:
+            bot = bot_rating(s["bot"] or "", mode)
+            if bot is None:
+                rated = False  # a bot never measured at this mode: no scale to rate on
+                break
+            before[s["seat"]] = bot
+            fixed[s["seat"]] = True
+    after: dict[int, Rating] = {}
+    if rated:
+        sides_seats = [
+            [s["seat"] for s in seats if teams[s["seat"]] == t] for t in range(len(places))
+        ]
+        sides = [
+            Side(tuple(before[s] for s in side), tuple(fixed[s] for s in side))
+            for side in sides_seats
+        ]
+        moved = rate_partida(mode, sides, places)
+        for side_seats, side_after in zip(sides_seats, moved, strict=True):
+            after.update(zip(side_seats, side_after, strict=True))
+    changes = []
+    new_ratings = []
+    partidas = []
+    for s in seats:
+        seat, account = s["seat"], s["account"]
+        old, new = before.get(seat), after.get(seat)
+        if account is not None:
+            if new is not None:
+                new_ratings.append(
                     {
-                        "seat": seat,
-                        "name": s["name"],
-                        "bot": account is None,
-                        "before": old.shown,
-                        "after": new.shown,
-                        "change": new.shown - old.shown,
-                        "provisional": new.provisional,
+                        "account": account,
+                        "mode": str(mode),
+                        "mu": new.mu,
+                        "sigma": new.sigma,
+                        "partidas": new.partidas,
+                        "updated_at": now,
                     }
                 )
+            partidas.append(
+                {
+                    "account": account,
+                    "mesa": played["mesa"],
+                    "partida": played["partida"],
+                    "seat": seat,
+                    "mode": str(mode),
+                    "place": places[teams[seat]],
+                    "rated": new is not None,
+                    "before": old.shown if new is not None and old else None,
+                    "after": new.shown if new is not None else None,
+                    "provisional": new.provisional if new is not None else True,
+                    "finished_at": now,
+                }
+            )
+        if new is not None and old is not None:
+            changes.append(
+                {
+                    "seat": seat,
+                    "name": s["name"],
+                    "bot": account is None,
+                    "before": old.shown,
+                    "after": new.shown,
+                    "change": new.shown - old.shown,
+                    "provisional": new.provisional,
+                }
+            )
+    if new_ratings:
+        _upsert(connection, new_ratings)
+    connection.execute(insert(PLAYED), partidas)
     return changes if rated else None
 
 
