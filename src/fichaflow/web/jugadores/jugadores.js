@@ -143,7 +143,10 @@ const STATS = ['partidas', 'partidas_won', 'hands', 'hands_won', 'tantos_per_han
 function rulesWords(rules) {
   if (!rules) return t('rules_unknown');
   const preset = PRESETS[state.lang][rules.preset] ?? PRESETS.es[rules.preset] ?? rules.preset;
-  return t('rules_line', { preset, mode: t(`mode_${rules.mode}`), target: rules.target });
+  const mode = t(`mode_${rules.mode}`);
+  // «Mano a mano (1 contra 1)» says its mode already; «Venezuela (FVD)» does not
+  if (preset.toLowerCase().includes(mode.toLowerCase())) return t('rules_line_preset', { preset, target: rules.target });
+  return t('rules_line', { preset, mode, target: rules.target });
 }
 
 /** Check every hand of a partida's record as the table does: the seed against the commitment
@@ -185,7 +188,7 @@ function partidaItem(entry) {
       el('a', { href: `/repaso/?${repaso}`, target: '_blank', rel: 'noopener' }, t('repaso')),
       !check ? el('button', { type: 'button', onclick: () => fairCheck(entry) }, t('check')) : null,
       check?.pending ? el('span', { role: 'status' }, t('checking')) : null,
-      check?.ok === true ? el('span', { class: 'fair-ok', role: 'status' }, `✓ ${t('fair_ok', { hands: check.hands })}`) : null,
+      check?.ok === true ? el('span', { class: 'fair-ok', role: 'status' }, `✓ ${check.hands === 1 ? t('fair_ok_one') : t('fair_ok', { hands: check.hands })}`) : null,
       check?.ok === false ? el('span', { class: 'fair-bad', role: 'alert' }, `✗ ${t('fair_bad')}`) : null,
       check?.error ? el('span', { class: 'fair-bad', role: 'alert' }, check.error) : null));
 }
@@ -200,7 +203,7 @@ function drawPlayer() {
     const r = player.ratings[mode];
     return el('li', { 'data-mode': mode }, t(`mode_${mode}`),
       el('strong', {}, String(r.rating)),
-      t('partidas_count', { count: r.partidas }),
+      (r.partidas === 1 ? t('partidas_one') : t('partidas_count', { count: r.partidas })),
       r.provisional ? el('span', { class: 'tag' }, t('provisional')) : null);
   }));
   const charts = MODES.filter((mode) => player.history[mode].length)
