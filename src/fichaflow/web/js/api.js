@@ -47,6 +47,7 @@ export const api = {
   bots: () => call('GET', '/api/bots'),
   mesa: (code) => call('GET', `/api/mesas/${encodeURIComponent(code)}`),
   create: (body) => call('POST', '/api/mesas', body),
+  quick: (body) => call('POST', '/api/quick', body),
   join: (code, body) => call('POST', `/api/mesas/${encodeURIComponent(code)}/join`, body),
   /** Who is signed in (null: a guest); from then on this page's changes carry their token. */
   me: async () => {

@@ -9,6 +9,7 @@ import { clear, h } from './dom.js';
 import { checkHand } from './fairness.js';
 import { errorText, loadLanguage, t, tileName } from './i18n.js';
 import { autoPassField, botPaceField, renderHome, renderJoin, renderWaiting } from './lobby.js';
+import { leaveLobby } from './sala.js';
 import {
   handEndMoments, newlyDead, newTurns, partidaEndMoments, turnMoments, violines,
 } from './moments.js';
@@ -495,6 +496,7 @@ function onError(message) {
 // -- flows -------------------------------------------------------------------------------------
 
 function connect(token) {
+  leaveLobby();
   state.screen = 'mesa';
   connection?.close();
   connection = new MesaConnection(state.code, token, {
@@ -520,7 +522,7 @@ async function showJoin() {
   render();
 }
 
-async function createMesa({ name, rules, botPause, turnSeconds, autoPass, rated }) {
+async function createMesa({ name, rules, botPause, turnSeconds, autoPass, rated, public: listed }) {
   state.busy = true;
   state.formError = null;
   render();
@@ -528,7 +530,7 @@ async function createMesa({ name, rules, botPause, turnSeconds, autoPass, rated 
     const created = await api.create({
       rules, name, seat: 0,
       options: { bot_pause_ms: botPause, turn_seconds: turnSeconds, auto_pass: Boolean(autoPass),
-        rated: Boolean(rated && state.account) },
+        rated: Boolean(rated && state.account), public: Boolean(listed) },
     });
     session.saveName(name);
     session.saveSeatTicket(created.code, { token: created.token, person: created.person });
@@ -536,6 +538,26 @@ async function createMesa({ name, rules, botPause, turnSeconds, autoPass, rated 
     state.code = created.code;
     state.busy = false;
     connect(created.token);
+  } catch (error) {
+    state.busy = false;
+    state.formError = error instanceof ServerError ? error.error : { message: String(error) };
+  }
+  render();
+}
+
+/** «Jugar ya»: the server seats the player at a public mesa of the mode, or opens one. */
+async function quickPlay({ name, mode, wait }) {
+  state.busy = true;
+  state.formError = null;
+  render();
+  try {
+    const joined = await api.quick({ name, mode, wait_seconds: wait });
+    session.saveName(name);
+    session.saveSeatTicket(joined.code, { token: joined.token, person: joined.person });
+    history.pushState({}, '', `/m/${encodeURIComponent(joined.code)}`);
+    state.code = joined.code;
+    state.busy = false;
+    connect(joined.token);
   } catch (error) {
     state.busy = false;
     state.formError = error instanceof ServerError ? error.error : { message: String(error) };
@@ -723,7 +745,7 @@ function updateClocks() {
 
 const app = {
   state, render, send, mySeat, tapTile, play, chooseEnd, cancelChoice, openDialog, closeDialog,
-  openRules, createMesa, joinMesa, watch, setLanguage, toast,
+  openRules, createMesa, quickPlay, joinMesa, watch, setLanguage, toast,
 };
 
 // -- start -------------------------------------------------------------------------------------

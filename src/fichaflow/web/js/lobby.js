@@ -9,6 +9,7 @@ import { lastName } from './session.js';
 import { regionalPreset } from './region.js';
 import { seatNames } from './names.js';
 import { mainAttrs, topBar } from './chrome.js';
+import { salaSection } from './sala.js';
 
 const BOT_PACES = [0, 400, 800, 1500];
 const TURN_CLOCKS = [null, 30, 60, 120];
@@ -24,6 +25,7 @@ export function renderHome(app) {
       turnSeconds: null,
       autoPass: false,
       rated: false,
+      public: false,
     };
   }
   const draft = state.createDraft;
@@ -43,6 +45,7 @@ export function renderHome(app) {
       turnSeconds: draft.turnSeconds,
       autoPass: draft.autoPass,
       rated: draft.rated,
+      public: draft.public,
     });
   };
   return h('div', { class: 'screen home' },
@@ -51,6 +54,7 @@ export function renderHome(app) {
       h('section', { class: 'hero' },
         h('h1', {}, t('home.title')),
         h('p', { class: 'lead' }, t('home.lead'))),
+      salaSection(app, draft),
       h('form', { class: 'card create-form', onsubmit: submit, 'aria-labelledby': 'create-title', novalidate: true },
         h('h2', { id: 'create-title' }, t('home.create_title')),
         h('div', { class: 'field' },
@@ -76,6 +80,12 @@ export function renderHome(app) {
           h('p', { class: 'hint' }, t('lobby.turn_clock_hint'))),
         autoPassField(draft.autoPass, (on) => { draft.autoPass = on; }, 'auto-pass'),
         ratedField(state.account, draft.rated, (on) => { draft.rated = on; }),
+        h('div', { class: 'field check-field' },
+          h('label', { for: 'public-mesa' },
+            h('input', { id: 'public-mesa', type: 'checkbox', name: 'public', checked: draft.public,
+              onchange: (event) => { draft.public = event.target.checked; } }),
+            ' ', t('sala.public_option')),
+          h('p', { class: 'hint' }, t('sala.public_hint'))),
         state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null,
         h('button', { class: 'primary big', type: 'submit', disabled: state.busy }, t('home.create'))),
       h('p', { class: 'aside' }, t('home.anotador_note'), ' ',
@@ -229,6 +239,9 @@ export function renderWaiting(app) {
           }, t('waiting.start'))
           : h('p', { class: 'hint' }, t('waiting.host_starts', { host: mesa.host?.name || '' })),
         ratedNote(mesa),
+        empty > 0 && mesa.options.quick_seconds
+          ? h('p', { class: 'hint quick-wait' }, t('sala.bots_after', { seconds: mesa.options.quick_seconds }))
+          : null,
         empty > 0
           ? h('p', { class: 'hint' }, t(empty === 1 ? 'waiting.missing_one' : 'waiting.missing', { count: empty }))
           : null)));
