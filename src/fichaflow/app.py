@@ -158,6 +158,7 @@ def create_app(settings: Settings) -> FastAPI:
         )
     )
     service.partida_played = partial(storage.run, players.record_partida, storage.engine)
+    service.ratings_of = partial(storage.run, players.shown_ratings, storage.engine)
     players.install(app, storage, service.record)  # its page is web/jugadores/
     anotador.install(app, storage, limits)  # its page is web/anotador/
     torneos.install(app, storage, limits)  # its pages are web/torneo/

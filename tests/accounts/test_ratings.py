@@ -6,6 +6,7 @@ account's deletion takes its ratings and partidas with it."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -113,6 +114,10 @@ def test_a_rated_partida_moves_the_players_rating_and_not_the_bots(
     assert entry["provisional"] is True and entry["rating"] == mine["after"]
     assert all(not e["provisional"] for e in entries[: names.index(name)])
 
+    # the lobby shows her new rating at a public mesa she makes
+    public = signed_in_mesa(ana, options={"bot_pause_ms": 0, "public": True})
+    assert lobby_rating(server, public["code"]) == mine["after"]
+
     # the export has it; deleting the account takes ratings and partidas with it
     exported = ana.took(ana.get("/export"))
     assert exported["ratings"][0]["rating"] == mine["after"]
@@ -124,6 +129,20 @@ def test_a_rated_partida_moves_the_players_rating_and_not_the_bots(
     assert name not in str(board)
     record = httpx.get(f"{server.url}/api/mesas/{mesa['code']}/partidas/1/record").text
     assert name not in record and "jugador borrado" in record
+
+
+def lobby_rating(server: ServerProcess, code: str) -> int | None:
+    """The rating the public lobby shows for the person in the mesa's first chair (the lobby
+    lists a change within a few hundredths of a second)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        listed = httpx.get(f"{server.url}/api/lobby").json()["mesas"]
+        entry = next((m for m in listed if m["code"] == code), None)
+        if entry is not None:
+            rating: int | None = entry["seats"][0]["rating"]
+            return rating
+        time.sleep(0.05)
+    raise AssertionError(f"mesa {code} never listed")
 
 
 def test_a_rated_mesa_waits_for_every_player_to_sign_in(server: ServerProcess, ana: Player) -> None:

@@ -175,6 +175,15 @@ def _record(
     return changes if rated else None
 
 
+def shown_ratings(engine: Engine, account: str) -> dict[str, int]:
+    """The account's shown rating per mode it has played rated (for the lobby)."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(RATINGS.c.mode, RATINGS.c.mu).where(RATINGS.c.account == account)
+        ).all()
+    return {row.mode: shown(row.mu) for row in rows}
+
+
 def leaderboard(engine: Engine, mode: Mode) -> dict[str, Any]:
     """The mode's players by rating, strongest first, settled ones before provisional ones,
     with the measured bots among them on the same scale (their ratings fixed)."""

@@ -61,6 +61,8 @@ RETRY_MAX = 8.0
 """The longest a bot, timer or deal waits between tries while the database is down."""
 
 PartidaPlayed = Callable[[dict[str, Any]], Awaitable[Sequence[Mapping[str, Any]] | None]]
+RatingsOf = Callable[[str], Awaitable[Mapping[str, int]]]
+"""An account's shown rating per mode (the modes it has played rated), from the players' side."""
 """What the server tells the players' side (``app.py`` hands it in: the accounts keep the
 ratings and every signed-in player's partidas) when a partida ends at which somebody played
 signed in: :func:`played_partida`'s dict; the answer is the rating changes of a rated partida."""
@@ -194,6 +196,13 @@ class TableService:
         self._quick = asyncio.Lock()  # one «Jugar ya» at a time: two players meet, never miss
         self.partida_played: PartidaPlayed | None = None
         """Told of each partida that ends with somebody signed in at it (``app.py``)."""
+        self.ratings_of: RatingsOf | None = None
+        """An account's stored ratings, from the players' side (``app.py``)."""
+        self.ratings: dict[str, dict[str, int]] = {}
+        """The shown ratings per mode of the accounts that sat down or said hello here (a mode
+        missing: no rated partida there yet), kept up to date by the rated partidas' ends: what
+        the lobby and «Jugar ya» read (:meth:`rating_of`)."""
+        self.lobby.rating_of = self.rating_of
 
     # -- mesas in memory ---------------------------------------------------------------------
 
@@ -379,6 +388,7 @@ class TableService:
         self, request: p.CreateMesa, base_url: str, account: tuple[str, str] | None = None
     ) -> wire.CreatedMesa:
         """A new mesa; ``account`` is the signed-in host's (id, name): their name at it."""
+        await self.know_ratings(account and account[0])
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -408,6 +418,7 @@ class TableService:
     ) -> wire.Joined:
         """A newcomer at the mesa; ``account`` is the signed-in player's (id, name): the
         account's name is theirs at the mesa."""
+        await self.know_ratings(account and account[0])
         async with self.locked(code) as room:
             name = account[1] if account else request.name
             person, token, changes = room.mesa.join(name, request.seat, account and account[0])
@@ -564,14 +575,17 @@ class TableService:
 
     async def hello(self, conn: Connection, hello: p.Hello) -> None:
         person = None
+        account = None
         # Check first (a bad hello leaves the connection where it was); a mesa out of memory
         # comes back, and its people's tokens with it.
-        async with self.locked(hello.code):
+        async with self.locked(hello.code) as checked:
             if hello.token is not None:
                 entry = self.tokens.get(token_hash(hello.token))
                 if entry is None or entry[0] != hello.code:
                     raise FichaFlowError("server.bad_token")
                 person = entry[1]
+                account = checked.mesa.people[person].account
+        await self.know_ratings(account)  # for the lobby: a signed-in player's ratings
         await self.leave(conn)
         async with self.locked(hello.code) as room:
             conn.code, conn.person = hello.code, person
@@ -739,7 +753,36 @@ class TableService:
         except Exception:
             log.exception("mesa %s: the partida's ratings could not be stored", mesa.code)
             return None
+        if changes is not None:
+            self._moved(played, changes)
         return None if changes is None else [cast(wire.RatingChange, dict(c)) for c in changes]
+
+    def rating_of(self, code: str, person: int, mode: Mode) -> int | None:
+        """The shown rating at ``mode`` of a person at a mesa in memory: their account's, None
+        for a guest or an account with no rated partida there yet."""
+        room = self.rooms.get(code)
+        who = room.mesa.people.get(person) if room is not None else None
+        if who is None or who.account is None:
+            return None
+        return self.ratings.get(who.account, {}).get(str(mode))
+
+    async def know_ratings(self, account: str | None) -> None:
+        """Learn an account's ratings (once: rated partidas' ends keep them up to date); a
+        failure leaves them unknown, shown as a new player's."""
+        if account is None or account in self.ratings or self.ratings_of is None:
+            return
+        try:
+            self.ratings[account] = dict(await self.ratings_of(account))
+        except Exception as exc:
+            log.warning("could not read the ratings of an account: %s", st.short_error(exc))
+
+    def _moved(self, played: dict[str, Any], changes: Sequence[Mapping[str, Any]]) -> None:
+        """A rated partida's new ratings, for the lobby."""
+        accounts = {s["seat"]: s["account"] for s in played["seats"]}
+        for change in changes:
+            account = accounts.get(change["seat"])
+            if account is not None:
+                self.ratings.setdefault(account, {})[played["mode"]] = int(change["after"])
 
     async def set_account(self, code: str, person: int, account: str) -> None:
         """The guest ``person`` signed up: the account's person at the mesa from now on."""
