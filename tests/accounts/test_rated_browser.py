@@ -77,9 +77,12 @@ def test_a_rated_partida_moves_the_rating_on_the_end_screen_and_the_profile(
     assert re.search(r"tirafichas \d+ \(un bot no sube ni baja\)", text), text
 
     page = played["page"]
-    page.goto(f"{site}/jugadores/?id={played['account']['id']}")
+    page.goto(f"{site}/")  # from the home page, through her account's page, to her own
+    page.locator("[data-key=account]").click()
+    page.get_by_role("link", name="Tu página de jugador").click()
     expect(page.locator("body[data-ready='yes']")).to_be_attached()
     expect(page.locator("#player-name")).to_have_text(name)
+    assert page.url.endswith(f"/jugadores/?id={played['account']['id']}")
     mode = page.locator("#ratings li[data-mode=mano_a_mano]")
     expect(mode).to_contain_text(str(after))
     expect(mode).to_contain_text("provisional")

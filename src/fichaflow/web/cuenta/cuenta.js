@@ -26,6 +26,7 @@ function draw() {
   if (me) {
     $('hello').textContent = t('hello', { name: me.account.name });
     $('facts').textContent = t('facts', { passkeys: me.passkeys, codes: me.codes_left });
+    $('my-page').href = `/jugadores/?id=${encodeURIComponent(me.account.id)}`;
     $('mesas').replaceChildren(...(state.mesas ?? []).map((kept) => {
       const item = document.createElement('li');
       const link = document.createElement('a');
