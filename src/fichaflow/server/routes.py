@@ -176,7 +176,11 @@ def build_router(
         loopback = request.url.hostname in ("127.0.0.1", "localhost", "::1")
         if loopback and settings.public_url:
             base = settings.public_url
-        return await service.quick(body, base)
+        account = await account_of(request) if account_of else None
+        joined = await service.quick(body, base, account)
+        if account and keep_person:
+            await keep_person(account[0], joined["code"], joined["person"], account[1])
+        return joined
 
     @router.get("/api/lobby")
     async def lobby() -> Response:

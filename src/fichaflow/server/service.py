@@ -54,6 +54,9 @@ QUICK_PRESETS = {Mode.PAREJAS: DEFAULT_PRESET, Mode.MANO_A_MANO: "mano_a_mano", 
 QUICK_FRESH_SECONDS = 15.0
 """A «Jugar ya» mesa this new counts as waiting for people though nobody has connected yet
 (its maker's page is still on its way)."""
+QUICK_WINDOW = 400
+"""«Jugar ya» seats a player only at a mesa whose people's mean rating is within this many points
+of theirs; farther, it opens a mesa of their own (bots near them fill it after the wait)."""
 GUEST_RATING = SHOWN_AT_MU
 """The rating «Jugar ya» matches a guest (or a provisional player) by: a new player's."""
 
@@ -455,13 +458,19 @@ class TableService:
         mode = mesa.rules.mode
         return sum(self._rating(mesa.code, p, mode) for p in people) / len(people)
 
-    async def quick(self, request: p.Quick, base_url: str) -> wire.Joined:
+    async def quick(
+        self, request: p.Quick, base_url: str, account: tuple[str, str] | None = None
+    ) -> wire.Joined:
         """«Jugar ya»: a free chair at the waiting public «Jugar ya» mesa of the mode nearest the
-        player's rating (a guest's: a new player's), or else a new such mesa, its maker seated
-        and host, whose empty chairs bots fill after ``wait_seconds``."""
+        player's rating (a guest's, or a signed-in player's with no rated partida at the mode:
+        a new player's), within ``QUICK_WINDOW``, or else a new such mesa, its maker seated and
+        host, whose empty chairs bots fill after ``wait_seconds``; ``account`` is the signed-in
+        player's (id, name)."""
         name = player_name(request.name)
         mode = Mode(request.mode)
-        rating = GUEST_RATING
+        await self.know_ratings(account and account[0])
+        known = self.ratings.get(account[0], {}).get(str(mode)) if account else None
+        rating = GUEST_RATING if known is None else known
         async with self._quick:
             now = time.monotonic()
             best: tuple[float, float, str] | None = None
@@ -479,16 +488,18 @@ class TableService:
                     continue
                 level = self._level(room)
                 distance = 0.0 if level is None else abs(level - rating)
+                if distance > QUICK_WINDOW:
+                    continue
                 if best is None or (distance, room.loaded_at) < best[:2]:
                     best = (distance, room.loaded_at, code)
             if best is not None:
                 code = best[2]
                 room = self.rooms[code]
                 seat = next(s for s, c in enumerate(room.mesa.chairs) if c.empty)
-                return await self.join(code, p.Join(name=name, seat=seat))
+                return await self.join(code, p.Join(name=name, seat=seat), account)
             options = p.MesaOptions(public=True, quick_seconds=request.wait_seconds)
             create = p.CreateMesa(rules=QUICK_PRESETS[mode], options=options, name=name, seat=0)
-            made = await self.create(create, base_url)
+            made = await self.create(create, base_url, account)
             return {
                 "code": made["code"],
                 "token": made["token"],
