@@ -109,3 +109,36 @@ def test_the_players_pages_pass_axe(played: dict[str, Any], site: str) -> None:
     expect(page.locator("#board-caption")).to_have_text("Mano a mano")
     mine = page.locator(f"#board tr[data-name='{played['name']}']")
     expect(mine).to_contain_text("provisional")
+
+
+@pytest.mark.slow
+def test_a_rated_mesa_waits_in_the_waiting_room_for_a_guest_to_sign_in(
+    browser: Any,  # noqa: F811
+    site: str,
+) -> None:
+    host = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")
+    guest = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")
+    try:
+        page = host.new_page()
+        made = host.request.post(
+            f"{site}/api/accounts/signup", data={"name": fresh_name("Eva"), "password": PASSWORD}
+        )
+        assert made.status == 201
+
+        def rated(form: Any) -> None:
+            form.get_by_label("Cuenta para el rating").check()
+
+        code = create_mesa(page, site, "Eva", "mano_a_mano", 10, {}, rated)
+        other = guest.new_page()
+        other.goto(f"{site}/m/{code}")
+        # a guest sees no «rated» choice of their own, and sits down with a name
+        other.get_by_label("Tu nombre").fill("Beto")
+        other.get_by_role("button", name=re.compile("Sentarme")).click()
+        note = page.locator("[data-key=rated-note]")
+        expect(note).to_contain_text("falta Beto")
+        expect(page.locator(".chair[data-seat='1']")).to_contain_text("sin cuenta")
+        expect(page.get_by_role("button", name="Empezar la partida")).to_be_disabled()
+        expect(other.locator("[data-key=rated-note]")).to_contain_text("falta Beto")
+    finally:
+        host.close()
+        guest.close()

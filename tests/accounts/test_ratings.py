@@ -194,3 +194,39 @@ def test_players_bad_input(server: ServerProcess) -> None:
     for mode in ("parejas", "mano_a_mano", "tres"):
         board = httpx.get(f"{server.url}/api/players/leaderboard/{mode}").json()
         assert board["mode"] == mode and any(e["kind"] == "bot" for e in board["entries"])
+
+
+@pytest.mark.slow
+def test_a_guest_who_signs_up_at_a_rated_mesa_may_start_it(
+    server: ServerProcess, ana: Player
+) -> None:
+    """Beto sat down as a guest; he makes his account without getting up and keeps his chair
+    (the accounts' keep-mesa): from then on he plays signed in, and the rated partida starts."""
+    ana.sign_up(fresh_name("Ana"))
+    mesa = signed_in_mesa(ana, seats=[None, None])
+    guest = httpx.post(
+        f"{server.url}/api/mesas/{mesa['code']}/join", json={"name": "Beto", "seat": 1}
+    ).json()
+    beto = Player(server)
+    try:
+        beto.sign_up(fresh_name("Beto"))
+        beto.took(beto.post("/mesas", {"mesa": mesa["code"], "token": guest["token"]}))
+    finally:
+        beto.close()
+    shown = httpx.get(f"{server.url}/api/mesas/{mesa['code']}").json()["mesa"]
+    assert [s["signed_in"] for s in shown["seats"]] == [True, True]
+
+    async def start() -> list[dict[str, Any]]:
+        host = Client(server, mesa["code"], mesa["token"])
+        await host.connect()
+        await host.send({"type": "start"})
+        await host.expect("hand_start")
+        await host.close()
+        return host.log
+
+    told = asyncio.run(start())
+    assert not [m for m in told if m["type"] == "error"]
+    assert httpx.get(f"{server.url}/api/mesas/{mesa['code']}").json()["mesa"]["status"] in (
+        "playing",
+        "hand_over",
+    )

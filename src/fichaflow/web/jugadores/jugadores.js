@@ -4,6 +4,7 @@
 // check (the game's own, js/fairness.js) and its Repaso. Words: the jugadores.* keys.
 import { loadCatalogues, section } from '../js/i18n.js';
 import { checkHand } from '../js/fairness.js';
+import { fullOptions } from '../js/rules.js';
 
 await loadCatalogues();
 
@@ -156,9 +157,14 @@ async function fairCheck(entry) {
   state.checks[key] = { pending: true };
   drawPlayer();
   try {
-    const record = await get(recordPath(entry));
+    const [record, presets] = await Promise.all([get(recordPath(entry)), get('/api/presets')]);
     const seats = record.hands[0]?.deal?.length ?? 0;
-    const results = record.hands.map((hand) => checkHand(hand, { seats, promised: hand.commitment, seat: null, dealt: null, sorteo: false }));
+    // As at the table: whether the first salida was drawn comes from the record's rules, so that
+    // a server cannot skip the sorteo's check by not saying there was one.
+    const drawn = fullOptions(presets, record.rules).first_lead === 'sorteo';
+    const results = record.hands.map((hand, index) => checkHand(hand, {
+      seats, promised: hand.commitment, seat: null, dealt: null, sorteo: drawn && index === 0,
+    }));
     state.checks[key] = { ok: results.every((r) => r.ok), hands: results.length };
   } catch (error) {
     state.checks[key] = { error: error.message };
