@@ -1,0 +1,226 @@
+"""The trainer's tables: a signed-in player's puzzle rating, each puzzle's rating, and every
+attempt (a guest's with no account: its rating stays in the guest's browser, but the puzzle's
+moves all the same).
+
+An attempt is one transaction: the puzzle's (and the account's) rating is read, rated with the
+attempt and written back, and the attempt appended, so a failure leaves nothing half-written.
+The rows read are locked on PostgreSQL (``FOR UPDATE``), so two attempts at one puzzle at once
+both count; SQLite has one writer at a time anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Engine,
+    Float,
+    Integer,
+    String,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from fichaflow.ratings.model import NEW_PLAYER, Rating
+from fichaflow.storage import Base
+
+HISTORY: Final = 50
+"""How many of a player's latest attempts the history shows."""
+
+
+class TrainerPlayerRow(Base):
+    __tablename__ = "trainer_players"
+
+    account: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+    streak_best: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TrainerPuzzleRow(Base):
+    __tablename__ = "trainer_puzzles"
+
+    puzzle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+    solved: Mapped[int] = mapped_column(Integer)
+
+
+class TrainerAttemptRow(Base):
+    __tablename__ = "trainer_attempts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    puzzle: Mapped[str] = mapped_column(String(64))
+    moves: Mapped[list[str]] = mapped_column(JSON)
+    correct: Mapped[bool] = mapped_column(Boolean)
+    cost: Mapped[int] = mapped_column(Integer)
+    before: Mapped[int] = mapped_column(Integer)
+    after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """What one attempt did: the player's rating before and after, the puzzle's after."""
+
+    player_before: Rating
+    player_after: Rating
+    puzzle_after: Rating
+
+
+Rate = Callable[[Rating, Rating, bool], tuple[Rating, Rating]]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def player(engine: Engine, account: str) -> tuple[Rating, int]:
+    """A signed-in player's puzzle rating and best streak (a new player's when none is kept)."""
+    with engine.connect() as connection:
+        row = connection.execute(
+            select(
+                TrainerPlayerRow.mu,
+                TrainerPlayerRow.sigma,
+                TrainerPlayerRow.attempts,
+                TrainerPlayerRow.streak_best,
+            ).where(TrainerPlayerRow.account == account)
+        ).first()
+    if row is None:
+        return NEW_PLAYER, 0
+    return Rating(row.mu, row.sigma, row.attempts), int(row.streak_best)
+
+
+def puzzle_ratings(engine: Engine) -> dict[str, Rating]:
+    """Every puzzle rated so far (a puzzle never tried has no row: its starting rating)."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(
+                TrainerPuzzleRow.puzzle,
+                TrainerPuzzleRow.mu,
+                TrainerPuzzleRow.sigma,
+                TrainerPuzzleRow.attempts,
+            )
+        )
+        return {r.puzzle: Rating(r.mu, r.sigma, r.attempts) for r in rows}
+
+
+def attempt(
+    engine: Engine,
+    rate: Rate,
+    *,
+    account: str | None,
+    guest: Rating | None,
+    puzzle: str,
+    start: Rating,
+    moves: Sequence[str],
+    solved: bool,
+    cost: int,
+    streak: int = 0,
+) -> Attempt:
+    """Rate one finished attempt and keep it. A signed-in player (``account``) is rated from
+    their stored rating; a guest from ``guest`` (what their browser sent, already checked). A
+    puzzle with no row yet starts at ``start``. ``streak`` is the player's running streak after
+    this attempt (their best is kept)."""
+    with engine.begin() as connection:
+        found = connection.execute(
+            select(TrainerPuzzleRow.mu, TrainerPuzzleRow.sigma, TrainerPuzzleRow.attempts)
+            .where(TrainerPuzzleRow.puzzle == puzzle)
+            .with_for_update()
+        ).first()
+        puzzle_before = start if found is None else Rating(found.mu, found.sigma, found.attempts)
+        kept = None
+        if account is not None:
+            kept = connection.execute(
+                select(TrainerPlayerRow.mu, TrainerPlayerRow.sigma, TrainerPlayerRow.attempts)
+                .where(TrainerPlayerRow.account == account)
+                .with_for_update()
+            ).first()
+            before = NEW_PLAYER if kept is None else Rating(kept.mu, kept.sigma, kept.attempts)
+        else:
+            before = guest or NEW_PLAYER
+        after, puzzle_after = rate(before, puzzle_before, solved)
+        values: dict[str, Any] = {
+            "mu": puzzle_after.mu,
+            "sigma": puzzle_after.sigma,
+            "attempts": puzzle_after.partidas,
+        }
+        if found is None:
+            connection.execute(
+                insert(TrainerPuzzleRow).values(puzzle=puzzle, solved=int(solved), **values)
+            )
+        else:
+            connection.execute(
+                update(TrainerPuzzleRow)
+                .where(TrainerPuzzleRow.puzzle == puzzle)
+                .values(solved=TrainerPuzzleRow.solved + int(solved), **values)
+            )
+        if account is not None:
+            mine: dict[str, Any] = {
+                "mu": after.mu,
+                "sigma": after.sigma,
+                "attempts": after.partidas,
+                "updated_at": _now(),
+            }
+            if kept is None:
+                connection.execute(
+                    insert(TrainerPlayerRow).values(account=account, streak_best=streak, **mine)
+                )
+            else:
+                best = select(TrainerPlayerRow.streak_best).where(
+                    TrainerPlayerRow.account == account
+                )
+                old = int(connection.execute(best).scalar_one())
+                connection.execute(
+                    update(TrainerPlayerRow)
+                    .where(TrainerPlayerRow.account == account)
+                    .values(streak_best=max(old, streak), **mine)
+                )
+        connection.execute(
+            insert(TrainerAttemptRow).values(
+                account=account,
+                puzzle=puzzle,
+                moves=list(moves),
+                correct=solved,
+                cost=cost,
+                before=before.shown,
+                after=after.shown,
+                at=_now(),
+            )
+        )
+    return Attempt(before, after, puzzle_after)
+
+
+def history(engine: Engine, account: str, limit: int = HISTORY) -> list[dict[str, Any]]:
+    """A signed-in player's latest attempts, newest first."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(TrainerAttemptRow)
+            .where(TrainerAttemptRow.account == account)
+            .order_by(TrainerAttemptRow.id.desc())
+            .limit(limit)
+        )
+        return [
+            {
+                "puzzle": r.puzzle,
+                "moves": list(r.moves),
+                "correct": bool(r.correct),
+                "cost": r.cost,
+                "before": r.before,
+                "after": r.after,
+                "at": r.at.isoformat(timespec="seconds") if r.at else None,
+            }
+            for r in rows
+        ]
