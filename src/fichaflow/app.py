@@ -34,6 +34,7 @@ from fichaflow.http.static import VERSIONED, Page, StaticAssets, game_page, vers
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
+from fichaflow.server.lobby import LobbyBus
 from fichaflow.server.people import forget_people, person_of
 from fichaflow.server.pista import pista_view
 from fichaflow.server.relay import Relay
@@ -90,7 +91,13 @@ def create_app(settings: Settings) -> FastAPI:
         leases = asyncio.get_running_loop().create_task(service.keep_leases())
         # In a cluster, where this server is, for the others to pass a mesa's clients on.
         where = relay and asyncio.get_running_loop().create_task(relay.keep_registered())
+        # With Redis, the lobby lists every server's public mesas (server/lobby.py).
+        bus = settings.redis_url and asyncio.get_running_loop().create_task(
+            LobbyBus(settings.redis_url, service.lobby, settings.node).run()
+        )
         yield
+        if bus:
+            bus.cancel()
         tidy.cancel()
         leases.cancel()
         if where:

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
+
+import orjson
 
 from fichaflow.core.rules import Mode
 from fichaflow.ratings.bots import bot_ratings
@@ -29,6 +32,8 @@ from fichaflow.server.hub import Connection
 
 if TYPE_CHECKING:
     from fichaflow.server.service import Room
+
+log = logging.getLogger(__name__)
 
 COALESCE_SECONDS: Final = 0.05
 """Changes of this long are sent together, in one diff."""
@@ -82,6 +87,13 @@ class Lobby:
         self.rooms = rooms
         self.rating_of = rating_of
         self.entries: dict[str, LobbyEntry] = {}
+        """What the watchers see: this server's mesas and, in a cluster, the others'."""
+        self.local: dict[str, LobbyEntry] = {}
+        """This server's own public mesas."""
+        self.remote: dict[str, dict[str, LobbyEntry]] = {}
+        """Each other server's public mesas, as its last messages said (``LobbyBus``)."""
+        self.publish: Callable[[dict[str, Any]], None] | None = None
+        """In a cluster, where this server's changes go for the others (``LobbyBus``)."""
         self.version = 0
         self.watchers: set[Connection] = set()
         self._dirty: set[str] = set()
@@ -111,17 +123,62 @@ class Lobby:
         for code in dirty:
             room = self.rooms.get(code)
             entry = None if room is None or room.unloaded else entry_of(room, self.rating_of)
-            old = self.entries.get(code)
+            old = self.local.get(code)
             if entry is None:
                 if old is not None:
-                    del self.entries[code]
+                    del self.local[code]
                     gone.append(code)
             elif entry != old:
-                self.entries[code] = entry
+                self.local[code] = entry
                 changed.append(entry)
         self.flushed_at = time.monotonic()
         if not changed and not gone:
             return
+        if self.publish is not None:
+            self.publish({"mesas": changed, "gone": gone})
+        self._show(changed, gone)
+
+    def merge(
+        self, node: str, mesas: list[LobbyEntry], gone: list[str], whole: bool = False
+    ) -> None:
+        """Another server's changes (``whole``: its whole list, which replaces what it said
+        before; an empty whole list: it is gone)."""
+        held = self.remote.setdefault(node, {})
+        if whole:
+            fresh = {m["code"] for m in mesas}
+            gone = [*gone, *(code for code in held if code not in fresh)]
+            if not mesas:
+                self.remote.pop(node, None)
+        for code in gone:
+            held.pop(code, None)
+        for entry in mesas:
+            held[entry["code"]] = entry
+        self._show([m for m in mesas if m["code"] not in self.local], gone)
+
+    def _visible(self, code: str) -> LobbyEntry | None:
+        if code in self.local:
+            return self.local[code]
+        return next((held[code] for held in self.remote.values() if code in held), None)
+
+    def _show(self, mesas: list[LobbyEntry], gone: list[str]) -> None:
+        """What the watchers see changes: tell them (one text for all)."""
+        changed: list[LobbyEntry] = []
+        for entry in mesas:
+            if self.entries.get(entry["code"]) != entry:
+                self.entries[entry["code"]] = entry
+                changed.append(entry)
+        really_gone: list[str] = []
+        for code in gone:
+            still = self._visible(code)  # (a mesa that moved to another server stays)
+            if still is None:
+                if self.entries.pop(code, None) is not None:
+                    really_gone.append(code)
+            elif self.entries.get(code) != still:
+                self.entries[code] = still
+                changed.append(still)
+        if not changed and not really_gone:
+            return
+        gone = really_gone
         self.version += 1
         self._text = None
         diff = {"type": "lobby_diff", "version": self.version, "mesas": changed, "gone": gone}
@@ -155,3 +212,94 @@ class Lobby:
 
     def unwatch(self, conn: Connection) -> None:
         self.watchers.discard(conn)
+
+
+BUS_CHANNEL: Final = "fichaflow:lobby"
+WHOLE_EVERY_SECONDS: Final = 10.0
+"""Each server says its whole list this often: a server that started late, or missed a message
+while Redis was away, is whole again within this time."""
+FORGET_AFTER_SECONDS: Final = 3 * WHOLE_EVERY_SECONDS
+"""A server not heard of for this long is gone: its mesas leave the lobby (another server that
+takes them lists them)."""
+
+
+class LobbyBus:
+    """The lobby across a cluster (``fichaflow serve --redis``): each server publishes its own
+    changes on one Redis channel and merges the others'; each says its whole list every
+    ``WHOLE_EVERY_SECONDS`` and when a server that just started asks. Redis keeps nothing: a
+    message missed while it was away is made good by the next whole list."""
+
+    def __init__(self, url: str, lobby: Lobby, node: str) -> None:
+        self.url, self.lobby, self.node = url, lobby, node
+        self._out: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=10_000)
+        self._heard: dict[str, float] = {}
+
+    def _say(self, message: dict[str, Any]) -> None:
+        with contextlib.suppress(asyncio.QueueFull):  # (Redis away for long: wholes catch up)
+            self._out.put_nowait({**message, "node": self.node})
+
+    def _whole(self) -> None:
+        self._say({"whole": True, "mesas": list(self.lobby.local.values()), "gone": []})
+
+    async def run(self) -> None:
+        """For the server's whole life: reconnect after any Redis failure."""
+        import redis.asyncio as aredis
+        from redis.exceptions import RedisError
+
+        self.lobby.publish = self._say
+        while True:
+            client = aredis.Redis.from_url(self.url)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(BUS_CHANNEL)
+                    self._say({"ask": True, "mesas": [], "gone": []})
+                    self._whole()
+                    tasks = [
+                        asyncio.ensure_future(self._send(client)),
+                        asyncio.ensure_future(self._wholes()),
+                    ]
+                    try:
+                        await self._read(pubsub)
+                    finally:
+                        for task in tasks:
+                            task.cancel()
+            except (RedisError, OSError) as exc:
+                log.warning("lobby: Redis could not be used: %s", exc)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+            await asyncio.sleep(1.0)
+
+    async def _send(self, client: Any) -> None:
+        while True:
+            message = await self._out.get()
+            await client.publish(BUS_CHANNEL, orjson.dumps(message))
+
+    async def _wholes(self) -> None:
+        while True:
+            await asyncio.sleep(WHOLE_EVERY_SECONDS)
+            self._whole()
+            now = time.monotonic()
+            for node, heard in list(self._heard.items()):
+                if now - heard > FORGET_AFTER_SECONDS:
+                    del self._heard[node]
+                    self.lobby.merge(node, [], [], whole=True)
+
+    async def _read(self, pubsub: Any) -> None:
+        async for raw in pubsub.listen():
+            if raw.get("type") != "message":
+                continue
+            try:
+                message = orjson.loads(raw["data"])
+                node = str(message["node"])
+                if node == self.node:
+                    continue
+                self._heard[node] = time.monotonic()
+                if message.get("ask"):
+                    self._whole()
+                    continue
+                self.lobby.merge(
+                    node, message["mesas"], message["gone"], bool(message.get("whole"))
+                )
+            except (ValueError, KeyError, TypeError):
+                log.warning("lobby: a message from Redis could not be read")
