@@ -49,7 +49,13 @@ def played(browser: Any, site: str, shots: Path) -> Iterator[dict[str, Any]]:  #
     def rated(form: Any) -> None:
         form.get_by_label("Cuenta para el rating").check()
 
-    create_mesa(page, site, "da igual", "mano_a_mano", 10, {1: "tirafichas"}, rated)
+    def rated_as_account(form: Any) -> None:
+        expect(form.locator("[data-key=account-name]")).to_have_text(
+            f"Con tu cuenta juegas como {name}."
+        )
+        rated(form)
+
+    create_mesa(page, site, "da igual", "mano_a_mano", 10, {1: "tirafichas"}, rated_as_account)
     expect(page.locator("[data-key=rated-note]")).to_contain_text("Todos entraron con su cuenta")
     start(page)
     player = Player(page)

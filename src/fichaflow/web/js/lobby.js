@@ -63,7 +63,8 @@ export function renderHome(app) {
             id: 'host-name', name: 'name', autocomplete: 'nickname', maxlength: 30,
             value: draft.name, placeholder: t('lobby.name_placeholder'),
             oninput: (event) => { draft.name = event.target.value; },
-          })),
+          }),
+          accountNameHint(state.account)),
         rulesEditor(state.presets, draft.rules, (rules) => { draft.rules = rules; redraw(); },
           { idPrefix: 'create' }),
         botPaceField(draft.botPause, (ms) => { draft.botPause = ms; }, 'bot-pace'),
@@ -94,6 +95,12 @@ export function renderHome(app) {
         h('a', { href: '/jugadores/', dataset: { key: 'players' } }, t('home.players_link')), ' · ',
         h('a', { href: '/cuenta/', dataset: { key: 'account' } },
           state.account ? t('home.account_named', { name: state.account.name }) : t('home.account_link')))));
+}
+
+/** Signed in, a player sits down as their account: its name is the one the mesa shows. */
+function accountNameHint(account) {
+  return account ? h('p', { class: 'hint', dataset: { key: 'account-name' } },
+    t('lobby.as_account', { name: account.name })) : null;
 }
 
 /** A rated mesa: its partidas count for the ratings, so everyone at its chairs must be signed in
@@ -170,7 +177,8 @@ export function renderJoin(app) {
             id: 'join-name', name: 'name', autocomplete: 'nickname', maxlength: 30, required: true,
             value: state.joinName, placeholder: t('lobby.name_placeholder'),
             oninput: (event) => { state.joinName = event.target.value; },
-          })),
+          }),
+          accountNameHint(state.account)),
         state.formError ? h('p', { class: 'form-error', role: 'alert' }, errorText(state.formError)) : null,
         h('button', { class: 'primary big', type: 'submit', disabled: state.busy },
           free.length && mesa.status === 'waiting' ? t('join.sit') : t('join.queue')),
