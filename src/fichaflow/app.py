@@ -78,6 +78,8 @@ def create_app(settings: Settings) -> FastAPI:
     queue = JobQueue(settings.redis_url) if settings.redis_url else None
     bots: BotPool = RedisBotPool(queue) if queue else LocalBotPool(settings.workers)
     service = TableService(storage, bots, settings.idle_seconds)
+    if queue is not None:
+        queue.watchers.append(service.redis_changed)
     limits = HttpLimits(settings.http_limit)
     relay = Relay(storage, settings.advertise_url) if settings.advertise_url else None
 

@@ -185,8 +185,8 @@ class ServerProcess:
             str(self.port),
             "--db",
             self.database_url,
-            "--bot-workers",
-            "1",
+            # (with --redis the bots think in fichaflow worker, and serve refuses --bot-workers)
+            *([] if "--redis" in self.options else ["--bot-workers", "1"]),
             "--http-limit",
             str(self.http_limit),
             # tests connect many clients from one address, as no family does (options given

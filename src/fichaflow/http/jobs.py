@@ -127,6 +127,8 @@ class JobQueue:
         self._reader: asyncio.Task[None] | None = None
         self.reachable = True
         """False from the first failed read of Redis until the first good one."""
+        self.watchers: list[Callable[[bool], None]] = []
+        """Called with :attr:`reachable` each time it changes (the server tells its clients)."""
         self._resend = False  # a send failed: the reader sends every job again
         self._closing = False
 
@@ -223,12 +225,14 @@ class JobQueue:
                 if self.reachable:
                     log.warning("Redis %s unreachable (%s): bots wait", shown_url(self.url), exc)
                     self.reachable = False
+                    self._tell_watchers()
                 await asyncio.sleep(next(waits))
                 continue
             if not self.reachable:
                 log.warning("Redis %s back: every waiting job is sent again", shown_url(self.url))
                 self.reachable, waits, self._resend = True, _backoff(), True
                 last = "0-0"  # (a Redis restarted empty numbers its entries anew)
+                self._tell_watchers()
             if self._resend:  # (whatever Redis held may be gone)
                 self._resend = False
                 for name, job in list(self._jobs.items()):
@@ -237,6 +241,13 @@ class JobQueue:
                 for entry, fields in entries:
                     last = entry.decode()
                     self._answered(fields)
+
+    def _tell_watchers(self) -> None:
+        for watcher in self.watchers:
+            try:
+                watcher(self.reachable)
+            except Exception:
+                log.exception("a watcher of Redis's state failed")
 
     def _answered(self, fields: Mapping[bytes, bytes]) -> None:
         name = fields.get(b"job", b"").decode()

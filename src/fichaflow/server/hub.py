@@ -37,10 +37,11 @@ CLOSE_RECONNECT = 1012
 
 log = logging.getLogger(__name__)
 
-State = Literal["mesa", "mirones"]
+State = Literal["mesa", "mirones", "status"]
 SUPERSEDES: Final[dict[State, tuple[State, ...]]] = {
     "mesa": ("mesa", "mirones"),  # a mesa state carries the mirones too
     "mirones": ("mirones",),
+    "status": ("status",),  # whether the server reaches what it needs (Redis)
 }
 """The waiting states a newer state of each kind makes stale."""
 

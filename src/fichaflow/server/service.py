@@ -206,6 +206,9 @@ class TableService:
         missing: no rated partida there yet), kept up to date by the rated partidas' ends: what
         the lobby and «Jugar ya» read (:meth:`rating_of`)."""
         self.lobby.rating_of = self.rating_of
+        self.redis_reachable = True
+        """False while this server cannot reach Redis (its bots' turns wait): every client is
+        told (:meth:`redis_changed`), and each that says hello meanwhile."""
 
     # -- mesas in memory ---------------------------------------------------------------------
 
@@ -610,6 +613,8 @@ class TableService:
                     await self._commit(room, back)
                     self._after(room)
             conn.tell(self._welcome(room, conn))
+            if not self.redis_reachable:
+                conn.tell(self._status(), state="status")
             self._came_or_went(room, conn, skip=conn)
 
     async def leave(self, conn: Connection) -> None:
@@ -921,6 +926,20 @@ class TableService:
                 await self._play(room, seat, PASS)
 
     # -- telling everybody -----------------------------------------------------------------
+
+    def _status(self) -> str:
+        ok = self.redis_reachable
+        status: wire.Status = {"type": "status", "ok": ok, "waiting_for": [] if ok else ["redis"]}
+        return wire.json_text(status)
+
+    def redis_changed(self, reachable: bool) -> None:
+        """Redis went away or came back: every connection of this server is told at once (the
+        page shows «reconectando…» meanwhile, and recovers by itself)."""
+        self.redis_reachable = reachable
+        message = self._status()
+        for room in list(self.rooms.values()):
+            for conn in room.connections:
+                conn.tell(message, state="status")
 
     def _broadcast_mesa(self, room: Room, skip: Connection | None = None) -> None:
         self.lobby.touch(room.mesa.code)

@@ -258,6 +258,15 @@ class PartidaEnd(TypedDict):
     """A rated partida's rating changes, seat by seat (None: the partida was not rated)."""
 
 
+class Status(TypedDict):
+    """Whether this server reaches what it needs to go on (Redis, in a cluster): while not,
+    bots' turns wait and the page says it is reconnecting; people's moves go on."""
+
+    type: Literal["status"]
+    ok: bool
+    waiting_for: list[str]
+
+
 class Pong(TypedDict):
     type: Literal["pong"]
     ref: Ref
@@ -271,6 +280,7 @@ Message = (
     | MoveMessage
     | HandEnd
     | PartidaEnd
+    | Status
     | ErrorMessage
     | Pong
 )

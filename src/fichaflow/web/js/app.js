@@ -38,6 +38,8 @@ const state = {
   presets: null,
   bots: null,
   connection: null,
+  // what the server is waiting for (Redis, in a cluster): the page says it is reconnecting
+  waitingFor: [],
   you: null,
   role: null,
   mesa: null,
@@ -451,6 +453,9 @@ function onMessage(message) {
         dropDialog();
       }
       break;
+    case 'status':
+      state.waitingFor = message.ok ? [] : (message.waiting_for || ['server']);
+      break;
     case 'mirones':
       if (!state.mesa) return;
       state.mesa = { ...state.mesa, mirones: message.mirones, mirones_count: message.mirones_count };
@@ -503,6 +508,8 @@ function connect(token) {
     onMessage,
     onStatus: (status) => {
       state.connection = status;
+      // a new connection: its server says again what it waits for, after its welcome
+      if (status !== 'open') state.waitingFor = [];
       render();
     },
   });

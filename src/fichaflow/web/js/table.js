@@ -285,6 +285,10 @@ function aroundTheTable(app) {
 
 export function connectionBanner(app) {
   const status = app.state.connection;
+  if (status === 'open' && app.state.waitingFor?.length) {
+    // the server is connected but cannot reach Redis: bots wait, the seat and moves are kept
+    return h('div', { class: 'connection-banner', role: 'status' }, t('connection.degraded'));
+  }
   if (status === 'open' || !status) return null;
   return h('div', { class: 'connection-banner', role: 'status' },
     t(status === 'connecting' ? 'connection.connecting' : 'connection.reconnecting'));
