@@ -159,7 +159,7 @@ def cluster() -> Iterator[Cluster]:
         try:
             # all at once, on the fresh database: one migrates it, the others wait their turn
             with ThreadPoolExecutor(NODES) as starting:
-                list(starting.map(ServerProcess.start, nodes))
+                list(starting.map(lambda node: node.start(timeout=90), nodes))  # (a loaded machine)
             balancer.start()
             worker.wait_ready(redis.client())
             running = Cluster(database, nodes, balancer)
@@ -318,3 +318,35 @@ def test_the_haproxy_file_is_valid() -> None:
         [HAPROXY, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True, env=env
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.slow
+def test_de_a_tres_with_the_monton_across_two_nodes(cluster: Cluster, tmp_path: Path) -> None:
+    """De a tres, with draws from the montón: the person plays through the balancer, a mirón and
+    a queued person are on a node that does not hold the mesa. Every draw is stored once, the
+    record verifies, and no message shows anybody a tile of the montón or of another hand."""
+    rules = {"preset": "tres", "target": 30}
+    game = asyncio.run(partida(cluster, rules, [None, "tirapuntos", "acuestafichas"], 31))
+    code = game["code"]
+    owner = cluster.owner(code)
+    for client in game["clients"][1:]:  # the mirón and the queued one: on another node
+        assert f"node{cluster.nodes.index(client.server) + 1}" != owner
+    saved = record.loads(json.dumps(game["record"]))
+    assert verify_record(saved)
+    truth = record.replay(saved)
+    moves = stored_moves(cluster.database, code)
+    assert contiguous(moves)
+    draws = [m for m in moves if m[2] == "draw"]
+    assert draws, "nobody drew from the montón in a whole partida de a tres"
+    told_draws = sum(
+        m["type"] in ("move", "hand_end") and m["move"]["move"] == "draw"
+        for m in game["clients"][1].log
+    )
+    assert 0 < told_draws <= len(draws)
+    checked = 0
+    for client in game["clients"]:
+        for message in client.log:
+            check_message(message, truth, client.seat)
+            checked += 1
+    assert checked > 50
+    asyncio.run(verified(cluster.balancer, code, tmp_path))  # type: ignore[arg-type]
