@@ -350,3 +350,52 @@ def test_de_a_tres_with_the_monton_across_two_nodes(cluster: Cluster, tmp_path: 
             checked += 1
     assert checked > 50
     asyncio.run(verified(cluster.balancer, code, tmp_path))  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_the_turn_timer_runs_out_on_the_node_that_took_the_mesa_over(cluster: Cluster) -> None:
+    """The owner dies while a person's turn runs, its timer set: the node that takes the mesa
+    over sets the timer again, and the turn times out there (the timer's bot plays for her)."""
+    lb = cluster.balancer
+    killed: ServerProcess | None = None
+
+    async def scenario() -> None:
+        nonlocal killed
+        created = await create_mesa(  # type: ignore[arg-type]
+            lb,
+            rules={"preset": "mano_a_mano", "target": 60},
+            seats=[None, "tirafichas"],
+            seat=0,
+            options={"turn_seconds": 5, "bot_pause_ms": 0},
+        )
+        code = created["code"]
+        ana = Client(lb, code, created["token"], reconnect=True)  # type: ignore[arg-type]
+        await ana.connect()
+        await ana.send({"type": "start"})
+        async with asyncio.timeout(30):  # her turn comes, with its deadline
+            while True:
+                message = await ana.inbox.get()
+                kind, deadline = message["type"], message.get("turn_deadline")
+                if kind in ("hand_start", "move") and deadline and message["view"]["turn"] == 0:
+                    break
+        seen = time.monotonic()
+        owner, fence = cluster.lease(code)
+        killed = cluster.node(owner)
+        killed.kill()
+        assert time.monotonic() - seen < 4, "the owner was killed before her turn ran out"
+        timed = await ana.expect(
+            "move", 30, lambda m: m["move"]["seat"] == 0 and m["move"]["timed_out"]
+        )
+        new_owner, new_fence = cluster.lease(code)
+        assert new_owner not in (None, owner) and new_fence > fence
+        assert timed["move"]["seat"] == 0
+        await ana.close()
+        moves = stored_moves(cluster.database, code)
+        assert contiguous(moves) and moves, "the timed-out move was stored once"
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        if killed is not None:
+            with contextlib.suppress(Exception):
+                killed.start(timeout=90)
