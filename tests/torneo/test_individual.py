@@ -55,3 +55,32 @@ def test_the_individual_format_is_paired_only_by_its_rotation() -> None:
     with pytest.raises(FichaFlowError) as refused:
         make(8, format="individual", pairing="swiss")
     assert refused.value.code == "torneo.system_for_format"
+
+
+def _meetings(count: int, rounds: int) -> tuple[Counter[frozenset[int]], Counter[frozenset[int]]]:
+    partners: Counter[frozenset[int]] = Counter()
+    rivals: Counter[frozenset[int]] = Counter()
+    for tables in rotation(count, rounds):
+        for a, b in tables:
+            partners.update((frozenset(a), frozenset(b)))
+            rivals.update(frozenset((p, q)) for p in a for q in b)
+    return partners, rivals
+
+
+@pytest.mark.parametrize(
+    ("count", "rounds", "fewest", "most_again"),
+    [(16, 5, 8, 2), (20, 5, 9, 2), (24, 5, 9, 2), (32, 5, 10, 1), (40, 9, 16, 2), (200, 9, 18, 1)],
+)
+def test_the_rotation_spreads_partners_and_rivals(
+    count: int, rounds: int, fewest: int, most_again: int
+) -> None:
+    """Nobody partners anybody twice, each player meets at least ``fewest`` different rivals of
+    the ``2 × rounds`` rival seats they face, and no two players are rivals more than
+    ``most_again`` times (the greedy grouping alone, beyond 16 players, gave 20 players in 5
+    rounds someone with only 6 different rivals, one of them met 3 times)."""
+    partners, rivals = _meetings(count, rounds)
+    assert set(partners.values()) == {1}
+    assert len(partners) == count * rounds // 2
+    for player in range(count):
+        assert sum(1 for pair in rivals if player in pair) >= fewest
+    assert max(rivals.values()) <= most_again

@@ -129,7 +129,31 @@ def swiss(
 
 EXHAUSTIVE_PARTNERSHIPS = 8
 """Up to this many partnerships a round (16 players), the rotation tries every way of putting
-them against each other; beyond it, a greedy choice."""
+them against each other; beyond it, a greedy choice that swaps rivals between two tables while
+that lowers the cost (:func:`_swap_rivals`)."""
+
+
+def _swap_rivals(tables: list[tuple[Side, Side]], cost: Callable[[Side, Side], int]) -> None:
+    """Improve a round's ``tables`` in place: for two tables (a, b) and (c, d), take (a, c) and
+    (b, d) or (a, d) and (b, c) when either costs less, until no such swap is left. Only a table
+    where a rival is met again can gain, so only those are tried against the others."""
+    fresh = 4
+    better = True
+    while better:
+        better = False
+        for i in range(len(tables)):
+            if cost(*tables[i]) <= fresh:
+                continue
+            for j in range(len(tables)):
+                if j == i:
+                    continue
+                (a, b), (c, d) = tables[i], tables[j]
+                now = cost(a, b) + cost(c, d)
+                for first, second in (((a, c), (b, d)), ((a, d), (b, c))):
+                    if cost(*first) + cost(*second) < now:
+                        tables[i], tables[j] = first, second
+                        better = True
+                        break
 
 
 def _groupings(items: list[Side]) -> Iterator[list[tuple[Side, Side]]]:
@@ -150,7 +174,8 @@ def rotation(count: int, rounds: int) -> list[list[tuple[Side, Side]]]:
     partners anybody twice, and in ``count − 1`` rounds everyone partners everyone else once.
     Each round's partnerships are then put against each other at the lowest cost, a rival met
     ``m`` times before costing ``4^m`` (every grouping is tried up to 16 players; beyond, the
-    first unplaced partnership takes the cheapest other, in order)."""
+    first unplaced partnership takes the cheapest other, in order, and then rivals are swapped
+    between two tables while that lowers the cost)."""
     if count < 4 or count % 4:
         raise fail("torneo.individual_count", count=count)
     if rounds > count - 1:
@@ -171,6 +196,8 @@ def rotation(count: int, rounds: int) -> list[list[tuple[Side, Side]]]:
             rest = [side for side in left if side not in placed]
             first = rest[0]
             tables.append((first, min(rest[1:], key=lambda other: cost(first, other))))
+        if len(left) > EXHAUSTIVE_PARTNERSHIPS:
+            _swap_rivals(tables, cost)
         for x, y in tables:
             for p in x:
                 for q in y:
