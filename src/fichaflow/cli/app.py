@@ -21,6 +21,7 @@ COMMANDS: Final = {
         "duel",
         "engine",
         "play",
+        "problemas",
         "replay",
         "score",
         "serve",

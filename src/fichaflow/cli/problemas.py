@@ -1,0 +1,71 @@
+"""``fichaflow problemas mine|check``: mine puzzles from seeded bot partidas, and check a set."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from fichaflow import i18n
+from fichaflow.cli.app import app, fail, file_error, lang_of
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.problemas import parse_set
+from fichaflow.problemas.mine import CHECKS, Tally, check, mine
+
+
+@app.group()
+def problemas() -> None:
+    """Problemas: minar posiciones de partidas de bots y comprobarlas con el solucionador exacto."""
+
+
+@problemas.command("mine")
+@click.option("--seed", type=int, default=1, show_default=True, help="Semilla de las partidas.")
+@click.option("--count", type=click.IntRange(1, 100_000), default=100, show_default=True)
+@click.option("--out", "out", required=True, help="Archivo JSON lines donde escribirlos.")
+def mine_command(seed: int, count: int, out: str) -> None:
+    """Juega partidas de bots desde la semilla y escribe los problemas que pasan cada control."""
+    tally = Tally()
+    lines = [p.dumps() + "\n" for p in mine(seed, count, tally)]
+    try:
+        Path(out).write_text("".join(lines), encoding="utf-8")
+    except OSError as exc:
+        fail(file_error(out, exc))
+    lang = lang_of()
+    click.echo(
+        i18n.text(
+            "cli.problemas.mined", lang, count=tally.made, path=out, positions=tally.positions
+        )
+    )
+    for name in CHECKS:
+        click.echo(
+            i18n.text("cli.problemas.rejected", lang, check=name, count=tally.rejected[name])
+        )
+
+
+@problemas.command("check")
+@click.argument("set_file", metavar="FILE")
+def check_command(set_file: str) -> None:
+    """Vuelve a resolver cada problema y comprueba su respuesta y su margen."""
+    try:
+        text = Path(set_file).read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(file_error(set_file, exc))
+    except UnicodeDecodeError:
+        fail(FichaFlowError("problemas.bad_puzzle", detail=set_file))
+    try:
+        puzzles = parse_set(text)
+    except ValueError as exc:
+        fail(FichaFlowError("problemas.bad_puzzle", detail=str(exc)))
+    except FichaFlowError as exc:
+        fail(exc)
+    lang = lang_of()
+    bad = 0
+    for puzzle in puzzles:
+        reason = check(puzzle)
+        if reason:
+            bad += 1
+            click.echo(i18n.text("cli.problemas.failed", lang, id=puzzle.id, check=reason))
+    if bad:
+        sys.exit(1)
+    click.echo(i18n.text("cli.problemas.checked", lang, count=len(puzzles)))

@@ -1,0 +1,246 @@
+"""Mining puzzles from seeded bot partidas, and checking them again.
+
+Bots of the ladder play partidas dealt from fixed seeds; at each position of a hand where the
+player to move has at least two distinct moves and few enough tiles are left to solve exactly, the
+hand is solved over the full deal (a face-up problem). A position becomes a puzzle only if it
+passes every check; each rejection is counted by its check (see :data:`CHECKS`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from fichaflow.bots.ladder import make_bot
+from fichaflow.core.deal import Deal
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.hand import Hand
+from fichaflow.core.partida import Partida, facts_of
+from fichaflow.core.rules import Rules
+from fichaflow.core.scoring import score_hand
+from fichaflow.core.tiles import parse
+from fichaflow.core.view import hand_view
+from fichaflow.problemas.model import Puzzle
+from fichaflow.problemas.solve import Exact, Solved, deal_json
+from fichaflow.search.engine import hand_start
+from fichaflow.search.solver import OutOfNodes
+
+MIN_MARGIN: Final = 10.0
+"""A puzzle's best move must beat every other by at least this many tantos."""
+MAX_TILES: Final = 16
+"""Positions are mined only when at most this many tiles are left in the hands and montón."""
+NODE_BUDGET: Final = 400_000
+CHECKS: Final = ("forced", "too_big", "margin", "replay", "rules", "no_point")
+"""Why a position is rejected: fewer than two distinct moves; the exact solve ran out of nodes;
+a second move within :data:`MIN_MARGIN`; its replay from the stored puzzle is illegal or differs;
+its rules differ from its source partida's; the best line makes no point for the seat's side."""
+
+PLAN: Final = (
+    ("dominicana", ("jugador", "tirapuntos", "jugador", "tirapuntos")),
+    ("venezuela", ("tirapuntos", "jugador", "tirapuntos", "jugador")),
+    ("internacional", ("jugador", "acuestafichas", "jugador", "acuestafichas")),
+    ("mano_a_mano", ("jugador", "tirapuntos")),
+    ("tres", ("jugador", "tirapuntos", "acuestafichas")),
+)
+"""The presets mined, in turn, and the bots at their seats (all three modes)."""
+COCHINA: Final = parse("6-6")
+
+
+@dataclass
+class Tally:
+    """Positions looked at, puzzles made, and rejections by check."""
+
+    positions: int = 0
+    made: int = 0
+    rejected: Counter[str] = field(default_factory=Counter)
+
+
+def _themes(
+    rules: Rules, hand: Hand, solved: Solved, scores: tuple[int, ...] = ()
+) -> tuple[str, ...]:
+    end = solved.end
+    team = rules.team_of(solved.seat)
+    result = end.result
+    themes: list[str] = []
+    if result is not None:
+        gains = score_hand(rules, facts_of(end)).gains(rules.teams)
+        won = gains[team] > 0
+        kind = str(result.kind)
+        if won and kind == "domino":
+            themes.append("domino")
+        if won and kind == "tranque":
+            themes.append("tranque")
+        if won and getattr(result, "capicua", False):
+            themes.append("capicua")
+    line, seats = solved.line, solved.line_seats
+    n = rules.seats
+    for i, s in enumerate(seats):
+        if rules.team_of(s) == team and line[i] != "pass":
+            after = line[i + 1 : i + n]
+            if len(after) == n - 1 and all(t == "pass" for t in after):
+                themes.append("pase_redondo")
+                break
+    if len(line) > 1 and seats[0] == solved.seat and line[1] == "pass":
+        themes.append("tapar")
+    for s in range(n):
+        if rules.team_of(s) != team and end.hands[s] >> COCHINA & 1:
+            themes.append("cochina")
+    if scores and rules.teams == 2 and scores[team] == 0 and len(solved.values) > 1:
+        # the second best lets the rivals reach the target while the seat's side has nothing
+        rival = scores[1 - team]
+        if rival - solved.values[1][1] >= rules.target > rival - solved.values[0][1]:
+            themes.append("zapato")
+    return tuple(dict.fromkeys(themes))
+
+
+def _rating(solved: Solved, margin: float, steps: int) -> float:
+    """A first guess, moved by the trainer's ratings: more choices and more moves to find are
+    harder; a wide margin is easier to see."""
+    r = 1200.0 + 90.0 * (len(solved.values) - 2) + 160.0 * (steps - 1) - 4.0 * min(margin, 50.0)
+    return round(max(600.0, min(2400.0, r)), 1)
+
+
+def make_puzzle(
+    rules: Rules,
+    hand: Hand,
+    moves: tuple[str, ...],
+    source: dict[str, Any],
+    tally: Tally,
+    budget: int = NODE_BUDGET,
+) -> Puzzle | None:
+    """The face-up puzzle at ``hand`` (the position after ``moves``), or None with the rejection
+    counted."""
+    seat = hand.turn
+    exact = Exact(rules, seat, budget)
+    try:
+        solved = exact.solve(hand)
+    except OutOfNodes:
+        tally.rejected["too_big"] += 1
+        return None
+    if len(solved.values) < 2:
+        tally.rejected["forced"] += 1
+        return None
+    margin = round(solved.values[0][1] - solved.values[1][1], 3)
+    if margin < MIN_MARGIN:
+        tally.rejected["margin"] += 1
+        return None
+    if solved.values[0][1] <= 0:
+        tally.rejected["no_point"] += 1
+        return None
+    # The solution runs until the seat's first later turn without a unique best move.
+    cut = len(solved.line)
+    step_count = 0
+    for i, s in enumerate(solved.line_seats):
+        if s != seat:
+            continue
+        vals = solved.step_values[step_count]
+        if len(vals) > 1 and vals[0][1] - vals[1][1] <= 1e-9:
+            cut = i
+            break
+        step_count += 1
+    steps = tuple(dict(v) for v in solved.step_values[:step_count])
+    puzzle = Puzzle(
+        kind="face_up",
+        rules=rules.dump(),
+        deal=deal_json(hand_deal(hand)),
+        leader=hand.leader,
+        moves=moves,
+        seat=seat,
+        solution=solved.line[:cut],
+        solution_seats=solved.line_seats[:cut],
+        margin=margin,
+        values=dict(solved.values),
+        steps=steps,
+        themes=_themes(rules, hand, solved, tuple(source.get("scores", ()))),
+        rating=_rating(solved, margin, step_count),
+        source=source,
+    )
+    reason = check(puzzle, source_rules=rules)
+    if reason:
+        tally.rejected[reason] += 1
+        return None
+    return puzzle
+
+
+def hand_deal(hand: Hand) -> Deal:
+    """The hand's deal as dealt (its tiles played and drawn taken back)."""
+    return Deal.from_lists(
+        [[t for t in range(28) if h >> t & 1] for h in hand_start(hand)], list(hand.stock)
+    )
+
+
+def check(puzzle: Puzzle, source_rules: Rules | None = None, budget: int = 1 << 62) -> str:
+    """Re-solve ``puzzle`` from its stored form: '' when its replay is legal, its rules are its
+    source's, and the solve gives the same best move, margin and values; else the failed check."""
+    try:
+        rules = puzzle.rules_obj()
+        hand = puzzle.hand()
+    except FichaFlowError:
+        return "replay"
+    if source_rules is not None and rules.dump() != source_rules.dump():
+        return "rules"
+    if hand.ended or hand.turn != puzzle.seat:
+        return "replay"
+    try:
+        solved = Exact(rules, puzzle.seat, budget).solve(hand)
+    except OutOfNodes:
+        return "too_big"
+    if dict(solved.values) != dict(puzzle.values):
+        return "margin"
+    if len(solved.values) < 2:
+        return "forced"
+    margin = round(solved.values[0][1] - solved.values[1][1], 3)
+    if solved.line[0] != puzzle.best or margin != puzzle.margin or margin < MIN_MARGIN:
+        return "margin"
+    return ""
+
+
+def _tiles_left(hand: Hand) -> int:
+    return sum(h.bit_count() for h in hand.hands) + hand.stock_left
+
+
+def mine(seed: int, count: int, tally: Tally | None = None) -> Iterator[Puzzle]:
+    """Yield up to ``count`` puzzles from partidas dealt from ``seed`` (the same seed, the same
+    puzzles in the same order); at most one puzzle per hand, the first position that passes."""
+    tally = tally if tally is not None else Tally()
+    made = 0
+    game = 0
+    while made < count:
+        preset, bot_names = PLAN[game % len(PLAN)]
+        rules = Rules.make(preset)
+        bots = [make_bot(b, seed=seed * 1000 + game * 10 + s) for s, b in enumerate(bot_names)]
+        partida = Partida(rules)
+        for k in range(60):
+            if partida.over or made >= count:
+                break
+            hand = partida.deal(f"problemas:{seed}:{game}:{k}")
+            number = k + 1
+            found = False
+            while not hand.ended:
+                legal = hand.legal_moves()
+                if len(legal) == 1 and not legal[0].is_play:
+                    partida.play(legal[0])
+                    continue
+                if not found and _tiles_left(hand) <= MAX_TILES and hand.left >= 0:
+                    tally.positions += 1
+                    moves = tuple(t.notation() for t in hand.history if not t.move.is_draw)
+                    source: dict[str, Any] = {
+                        "seed": seed,
+                        "game": game,
+                        "hand": number,
+                        "move": len(moves),
+                        "preset": preset,
+                        "scores": list(partida.scores),
+                        "bots": list(bot_names),
+                    }
+                    puzzle = make_puzzle(rules, hand, moves, source, tally)
+                    if puzzle is not None:
+                        found = True
+                        made += 1
+                        tally.made += 1
+                        yield puzzle
+                view = hand_view(rules, hand, hand.turn, partida.scores, number)
+                partida.play(bots[hand.turn].choose(view))
+        game += 1
