@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -399,3 +400,71 @@ def test_the_turn_timer_runs_out_on_the_node_that_took_the_mesa_over(cluster: Cl
         if killed is not None:
             with contextlib.suppress(Exception):
                 killed.start(timeout=90)
+
+
+@pytest.mark.slow
+def test_an_owner_stopped_past_its_lease_behind_the_balancer_never_commits_again(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """Two people play through the balancer; their mesa's owner is stopped (SIGSTOP) past its
+    lease, another node takes the mesa over, and the owner is woken (SIGCONT) with whatever its
+    clients sent meanwhile: it cannot commit, its clients are told to connect again (1012), and
+    through the balancer the two play on at the new owner to the partida's end, every move
+    stored once."""
+    lb = cluster.balancer
+    stopped: ServerProcess | None = None
+
+    async def scenario() -> None:
+        nonlocal stopped
+        created = await create_mesa(  # type: ignore[arg-type]
+            lb, rules={"preset": "mano_a_mano", "target": 25}, seats=[None, None], seat=0
+        )
+        code = created["code"]
+        joined = await join(lb, code, "Beto", 1)  # type: ignore[arg-type]
+        players = [
+            Client(lb, code, token, autoplay=True, reconnect=True, seed=n)  # type: ignore[arg-type]
+            for n, token in enumerate([created["token"], joined["token"]])
+        ]
+        for player in players:
+            await player.connect()
+        await players[0].send({"type": "start"})
+        await asyncio.wait_for(
+            _until(lambda: sum(m["type"] == "move" for m in players[0].log) >= 3), 60
+        )
+        owner, fence = cluster.lease(code)
+        stopped = cluster.node(owner)
+        assert stopped.process is not None
+        stopped.process.send_signal(signal.SIGSTOP)
+        held_until = cluster.lease_until(code)
+        welcomes = [p.welcomes for p in players]
+        # Once its lease has run out, a request through the balancer makes another node take it.
+        async with lb.http() as http:
+            while cluster.lease(code)[1] == fence:
+                await http.get(f"/api/mesas/{code}")
+                await asyncio.sleep(0.3)
+        assert time.time() * 1000 >= held_until
+        new_owner = cluster.owner(code)
+        assert new_owner not in (None, owner)
+        stored_before = len(stored_moves(cluster.database, code))
+        stopped.process.send_signal(signal.SIGCONT)
+        stopped = None
+        # Its clients are moved on, and the partida ends at the new owner.
+        await asyncio.wait_for(
+            _until(lambda: all(p.welcomes > w for p, w in zip(players, welcomes, strict=True))),
+            60,
+        )
+        await asyncio.wait_for(asyncio.gather(*(p.partida_over.wait() for p in players)), 240)
+        for player in players:
+            await player.close()
+        assert cluster.lease(code)[0] == new_owner, "the woken owner took its mesa back"
+        said = cluster.node(owner).log.read_text()
+        assert "another server took its lease" in said or "past this server's memory" in said
+        moves = stored_moves(cluster.database, code)
+        assert contiguous(moves) and len(moves) > stored_before
+        await verified(lb, code, tmp_path)  # type: ignore[arg-type]
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        if stopped is not None and stopped.process is not None:
+            stopped.process.send_signal(signal.SIGCONT)
