@@ -102,6 +102,11 @@ def test_every_message_and_answer_has_its_named_shape(server: ServerProcess) -> 
             await client.connect()
         await host.ping()
         await host.ask({"type": "play", "move": "6-6"})  # before the partida: an error
+        await host.send({"type": "say", "phrase": "buena"})
+        await host.send({"type": "say", "text": "¡Suerte!"})
+        await host.send({"type": "block", "person": joined["person"]})
+        await host.expect("blocked")
+        await host.send({"type": "block", "person": joined["person"], "on": False})
         await host.send({"type": "start"})
         await asyncio.wait_for(host.partida_over.wait(), 120)
         await asyncio.sleep(0.2)

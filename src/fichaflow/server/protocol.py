@@ -177,6 +177,24 @@ class Configure(Strict):
     ref: Ref
 
 
+class Say(Strict):
+    """Table talk: a quick phrase by key, or free text (``talk.MAX_CHARS`` at most)."""
+
+    type: Literal["say"]
+    text: str | None = None
+    phrase: str | None = Field(default=None, max_length=64)
+    ref: Ref
+
+
+class Block(Strict):
+    """Stop (``on``) or start again (``on`` false) receiving person ``person``'s words."""
+
+    type: Literal["block"]
+    person: int
+    on: bool = True
+    ref: Ref
+
+
 class Ping(Strict):
     type: Literal["ping"]
     ref: Ref
@@ -196,13 +214,15 @@ Intention = Annotated[
     | ClearSeat
     | Reorder
     | Configure
+    | Say
+    | Block
     | Ping,
     Field(discriminator="type"),
 ]
 INTENTION: TypeAdapter[Intention] = TypeAdapter(Intention)
 TYPES = (
     "hello", "play", "ready", "next_hand", "start", "sit", "stand", "queue", "unqueue", "seat_bot",
-    "clear_seat", "reorder", "configure", "ping",
+    "clear_seat", "reorder", "configure", "say", "block", "ping",
 )  # fmt: skip
 
 

@@ -46,6 +46,7 @@ from fichaflow.server.hub import CLOSE_RECONNECT, Connection
 from fichaflow.server.lobby import Lobby
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
 from fichaflow.server.settings import MIRONES_EVERY_SECONDS, MIRONES_SHOWN, bot_seed
+from fichaflow.server.talk import ChatMessage, Said, Talk, clean, phrase
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +140,9 @@ class Room:
     longer after each before trying again."""
     mirones_told: float = -MIRONES_EVERY_SECONDS
     """When everybody was last told who watches (``time.monotonic``)."""
+    talk: Talk = field(default_factory=Talk)
+    """The table talk: in this server's memory only (a restart, or the mesa leaving memory,
+    forgets it)."""
 
     def backoff(self) -> float:
         """Seconds to wait before the server's own next try after ``failures`` failed commits:
@@ -670,6 +674,8 @@ class TableService:
             "partida": wire.partida_summary(mesa),
             "hand": wire.hand_header(mesa, mesa.hands[-1]) if mesa.hand is not None else None,
             "view": wire.view(mesa, seat),
+            "chat": room.talk.visible(conn.person, seat is not None),
+            "blocked": sorted(room.talk.blocked_by(conn.person)),
         }
 
     def _person(self, room: Room, conn: Connection) -> int:
@@ -739,9 +745,51 @@ class TableService:
                 self._host(room, conn)
                 new_rules = None if rules is None else Rules.load(rules)
                 await self._commit(room, mesa.configure(new_rules, options))
+            case p.Say(text=text, phrase=key):
+                self._say(room, conn, text, key)
+                return
+            case p.Block(person=other, on=on):
+                me = self._person(room, conn)
+                if other == me or other not in mesa.people:
+                    raise FichaFlowError("server.chat_block_who", person=other)
+                people = room.talk.block(me, other, on)
+                for c in room.connections:
+                    if c.person == me:
+                        c.send({"type": "blocked", "people": people})
+                return
             case _:
                 raise FichaFlowError("server.hello_first")
         self._broadcast_mesa(room)
+
+    def _say(self, room: Room, conn: Connection, text: str | None, key: str | None) -> None:
+        """Something said at the mesa, told to each connection that may hear it: a mirón's
+        words never reach a seated player's connection while a hand is in play."""
+        if conn.person is None:
+            raise FichaFlowError("server.chat_anonymous")
+        if (text is None) == (key is None):
+            raise FichaFlowError("server.chat_what")
+        words = None if text is None else clean(text)
+        said_phrase = None if key is None else phrase(key)
+        mesa, talk = room.mesa, room.talk
+        talk.check_rate(conn.person)
+        seated = mesa.seat_of(conn.person) is not None
+        talk.count += 1
+        message: ChatMessage = {
+            "type": "chat",
+            "id": talk.count,
+            "person": conn.person,
+            "name": mesa.people[conn.person].name,
+            "role": "player" if seated else "miron",
+            "text": words,
+            "phrase": said_phrase,
+            "at": time.time() * 1000,
+        }
+        said = Said(message, wire.json_text(message), not seated and mesa.status == "playing")
+        talk.history.append(said)
+        for c in room.connections:
+            listener_seated = c.person is not None and mesa.seat_of(c.person) is not None
+            if talk.may_hear(said, c.person, listener_seated):
+                c.tell(said.text)
 
     # -- play ------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from fichaflow.core.tiles import bits, name
 from fichaflow.core.view import TurnJson, ViewJson, seat_views
 from fichaflow.http import ErrorMessage, error_body
 from fichaflow.server.mesa import HandInfo, Mesa, MesaStatus, MoveResult
+from fichaflow.server.talk import Blocked, ChatMessage
 
 Ref = str | int | None
 """The ``ref`` a client put in its message, echoed in the error it caused."""
@@ -195,6 +196,10 @@ class Welcome(TypedDict):
     partida: PartidaSummary | None
     hand: HandHeader | None
     view: ViewJson | None
+    chat: list[ChatMessage]
+    """The recent talk this connection may hear (``server/talk.py``), oldest first."""
+    blocked: list[int]
+    """The people this connection's person has blocked."""
 
 
 class MesaMessage(TypedDict):
@@ -281,6 +286,8 @@ Message = (
     | HandEnd
     | PartidaEnd
     | Status
+    | ChatMessage
+    | Blocked
     | ErrorMessage
     | Pong
 )

@@ -1,0 +1,131 @@
+"""Table talk: quick phrases, free chat, blocks, and who may hear what.
+
+Mirones talk among themselves. While a hand is in play the server never sends a mirón's words to
+a seated player's connection (no kibitzing, as in serious play); what mirones say between hands
+or after the partida everybody hears. A player's words reach everybody. A person never receives
+the words of somebody they blocked. The mesa keeps its last ``HISTORY`` messages in memory for
+reconnecting clients; they are not stored in the database (a restart forgets the talk).
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from typing_extensions import TypedDict
+
+from fichaflow.core.errors import FichaFlowError
+
+PHRASES: Final = (
+    "buena",
+    "que_mano",
+    "paso",
+    "capicua",
+    "tranque",
+    "se_enfria",
+    "gracias",
+    "buena_partida",
+)
+"""The quick phrases, by key; each client says them in its own language (``chat.phrase.*``)."""
+
+MAX_CHARS: Final = 200
+"""The longest free message, in characters after spaces are tidied."""
+
+RATE_COUNT: Final = 5
+RATE_SECONDS: Final = 10.0
+"""A person may say at most ``RATE_COUNT`` things in ``RATE_SECONDS``, over all their
+connections to the mesa."""
+
+HISTORY: Final = 50
+"""Messages a mesa keeps in memory for whoever connects again."""
+
+
+class ChatMessage(TypedDict):
+    """Something said at the mesa: ``text`` (free chat, to show as text, never as HTML) or
+    ``phrase`` (a key of :data:`PHRASES`), the other null."""
+
+    type: Literal["chat"]
+    id: int
+    person: int
+    name: str
+    role: Literal["player", "miron"]
+    text: str | None
+    phrase: str | None
+    at: float
+    """Milliseconds since 1970 (UTC)."""
+
+
+class Blocked(TypedDict):
+    """Who the receiver has blocked (the answer to ``block``; also in ``welcome``)."""
+
+    type: Literal["blocked"]
+    people: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    message: ChatMessage
+    text: str  # the message as JSON
+    in_hand: bool
+    """Said by a mirón while a hand was in play: never for a seated player."""
+
+
+def clean(text: str) -> str:
+    """The text as it will be shown: runs of spaces and line breaks made one space, control and
+    format characters dropped; a Spanish error when nothing is left or it is too long."""
+    kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co"))
+    tidy = " ".join(kept.split())
+    if not tidy:
+        raise FichaFlowError("server.chat_empty")
+    if len(tidy) > MAX_CHARS:
+        raise FichaFlowError("server.chat_too_long", length=len(tidy), limit=MAX_CHARS)
+    return tidy
+
+
+def phrase(key: str) -> str:
+    if key not in PHRASES:
+        raise FichaFlowError("server.chat_phrase", phrase=key[:32], allowed=", ".join(PHRASES))
+    return key
+
+
+@dataclass
+class Talk:
+    """A mesa's talk in memory: the recent messages, each person's recent sayings, the blocks."""
+
+    history: deque[Said] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    recent: dict[int, deque[float]] = field(default_factory=dict)
+    blocks: dict[int, set[int]] = field(default_factory=dict)
+    """Blocker -> the people they blocked (for as long as the mesa is in this server's memory)."""
+    count: int = 0
+
+    def check_rate(self, person: int, now: float | None = None) -> None:
+        """Count one more saying of ``person``; a Spanish error (counting nothing) when they
+        said ``RATE_COUNT`` things within the last ``RATE_SECONDS``."""
+        now = time.monotonic() if now is None else now
+        said = self.recent.setdefault(person, deque(maxlen=RATE_COUNT))
+        if len(said) == RATE_COUNT and now - said[0] < RATE_SECONDS:
+            wait = max(1, int(RATE_SECONDS - (now - said[0]) + 0.999))
+            raise FichaFlowError("server.chat_rate", count=RATE_COUNT, seconds=wait)
+        said.append(now)
+
+    def block(self, blocker: int, blocked: int, on: bool) -> list[int]:
+        people = self.blocks.setdefault(blocker, set())
+        if on:
+            people.add(blocked)
+        else:
+            people.discard(blocked)
+        return sorted(people)
+
+    def blocked_by(self, person: int | None) -> set[int]:
+        return self.blocks.get(person, set()) if person is not None else set()
+
+    def may_hear(self, said: Said, person: int | None, seated: bool) -> bool:
+        if seated and said.in_hand:
+            return False
+        return said.message["person"] not in self.blocked_by(person)
+
+    def visible(self, person: int | None, seated: bool) -> list[ChatMessage]:
+        return [s.message for s in self.history if self.may_hear(s, person, seated)]
