@@ -29,6 +29,10 @@ LINES: dict[str, list[tuple[str, list[str]]]] = {
     "dos": [("5-5", ["5-1", "pass"]), ("1-0:right", [])],
 }
 THEMES = {"uno": ["domino"], "dos": ["capicua", "domino"]}
+POSITIONS: dict[str, dict[str, Any]] = {
+    "uno": {"line": [[6, 6], [6, 3]], "ends": [6, 3], "hand": ["6-4", "3-1", "2-2"]},
+    "dos": {"line": [[5, 6], [6, 6]], "ends": [5, 6], "hand": ["5-5", "1-0", "4-4"]},
+}
 
 
 class Fixture:
@@ -44,7 +48,7 @@ class Fixture:
         return 1500
 
     def position(self, puzzle: str) -> dict[str, Any]:
-        return {"line": [[6, 6]], "hand": ["6-4", "5-5", "1-0"]}
+        return POSITIONS[puzzle]
 
     def judge(self, puzzle: str, moves: Sequence[str], move: str) -> Judged:
         line = LINES[puzzle]

@@ -1,0 +1,263 @@
+// Problemas (/problemas/): a position drawn like the table, the player taps a tile and an end;
+// the server judges each move (it never sends the answer before the attempt ends). A right
+// answer plays out the line with the rivals' replies; a wrong one says what it loses, in tantos,
+// and why. A guest's rating and history stay in this browser (localStorage) and go with each
+// attempt; a signed-in player's are the server's.
+import { call, ServerError } from '/js/api.js';
+import { halves } from '/js/tiles.js';
+import { loadCatalogues, section } from '/js/i18n.js';
+import { tileSvg } from '../repaso/tiles.js';
+
+await loadCatalogues();
+const TEXT = { es: section('es', 'problemas.'), en: section('en', 'problemas.') };
+const RATING_KEY = 'fichaflow.problemas.rating';
+const HISTORY_KEY = 'fichaflow.problemas.history';
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  lang: new URLSearchParams(location.search).get('lang') === 'en' ? 'en' : 'es',
+  puzzle: null, line: [], ends: [0, 0], hand: [], moves: [], chosen: null, busy: false,
+  streakMode: false, streak: 0, lastVerdict: null,
+};
+
+function t(key, params = {}) {
+  const text = TEXT[state.lang][key] ?? TEXT.es[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+function stored(key, fallback) {
+  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
+}
+
+function keep(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: not kept */ }
+}
+
+function showProblem(error) {
+  const p = $('problem');
+  if (!error) { p.hidden = true; p.textContent = ''; return; }
+  p.textContent = error instanceof ServerError ? error.text(state.lang) : t('offline');
+  p.hidden = false;
+}
+
+function words() {
+  document.documentElement.lang = state.lang;
+  for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
+  $('lang').textContent = state.lang === 'en' ? 'Español' : 'English';
+  $('lang').lang = state.lang === 'en' ? 'es' : 'en';
+  $('line').setAttribute('aria-label', t('line'));
+  $('hand').setAttribute('aria-label', t('hand'));
+  drawRating();
+  drawBoard();
+  drawVerdict();
+  drawHistory();
+}
+
+function drawRating(change = null) {
+  const mine = stored(RATING_KEY, null);
+  $('rating').textContent = String(mine?.shown ?? 1500);
+  if (change !== null) {
+    const el = $('change');
+    el.textContent = change >= 0 ? `+${change}` : `${change}`;
+    el.className = `change ${change >= 0 ? 'up' : 'down'}`;
+  }
+  $('streak-line').hidden = !state.streakMode;
+  $('streak').textContent = String(state.streak);
+}
+
+/** The tile ``tile`` ("a-b") placed at ``end``: the line's new pair and its new ends. */
+function place(tile, end) {
+  const [a, b] = halves(tile);
+  const [left, right] = state.ends;
+  if (end === 'left') {
+    const outer = a === left ? b : a;
+    state.line.unshift([outer, left]);
+    state.ends = [outer, right];
+  } else {
+    const outer = a === right ? b : a;
+    state.line.push([right, outer]);
+    state.ends = [left, outer];
+  }
+}
+
+function fits(tile, end) {
+  const [a, b] = halves(tile);
+  const value = end === 'left' ? state.ends[0] : state.ends[1];
+  return a === value || b === value;
+}
+
+function drawBoard() {
+  const puzzle = state.puzzle;
+  if (!puzzle) return;
+  $('question').textContent = puzzle.position.question?.[state.lang] ?? t('question');
+  $('puzzle-info').textContent = t('info', { rating: puzzle.rating,
+    themes: puzzle.themes.map((k) => t(`theme.${k}`)).join(', ') });
+  $('line').replaceChildren(...state.line.map(([a, b]) => tileSvg(a, b, {
+    upright: a === b, label: `${a}-${b}` })));
+  $('ends').textContent = t('ends', { left: state.ends[0], right: state.ends[1] });
+  const over = state.lastVerdict?.done;
+  $('hand').replaceChildren(...state.hand.map((tile) => {
+    const [a, b] = halves(tile);
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.tile = tile;
+    button.setAttribute('aria-pressed', String(state.chosen === tile));
+    button.setAttribute('aria-label', t('tile', { tile }));
+    button.disabled = Boolean(over) || state.busy;
+    button.append(tileSvg(a, b, { upright: true, label: tile }));
+    button.addEventListener('click', () => choose(tile));
+    return button;
+  }));
+  const choice = $('end-choice');
+  choice.hidden = !state.chosen || Boolean(over);
+  for (const end of ['left', 'right']) {
+    const button = $(end);
+    button.textContent = t(`end_${end}`, { number: end === 'left' ? state.ends[0] : state.ends[1] });
+    button.disabled = !state.chosen || !fits(state.chosen, end) || state.busy;
+  }
+}
+
+function choose(tile) {
+  state.chosen = state.chosen === tile ? null : tile;
+  showProblem(null);
+  drawBoard();
+}
+
+function drawVerdict() {
+  const box = $('verdict');
+  const v = state.lastVerdict;
+  if (!v) { box.hidden = true; return; }
+  box.hidden = false;
+  box.className = `panel verdict ${v.correct ? 'right' : 'wrong'}`;
+  const parts = [];
+  const head = document.createElement('h2');
+  head.className = v.correct ? 'right' : 'wrong';
+  head.textContent = v.correct ? (v.done ? t('solved') : t('right_go_on')) : t('wrong');
+  parts.push(head);
+  if (v.replies?.length) {
+    const p = document.createElement('p');
+    p.textContent = t('replies', { moves: v.replies.map((m) => (m === 'pass' ? t('pass') : m)).join(', ') });
+    parts.push(p);
+  }
+  if (v.done && !v.correct) {
+    const p = document.createElement('p');
+    p.className = 'cost';
+    p.textContent = t('loses', { cost: v.cost, best: v.best });
+    parts.push(p);
+  }
+  if (v.explanation) {
+    const p = document.createElement('p');
+    p.className = 'why';
+    p.textContent = v.explanation[state.lang] ?? v.explanation.es;
+    parts.push(p);
+  }
+  if (v.rating) {
+    const p = document.createElement('p');
+    p.textContent = t('rating_moved', { before: v.rating.before, after: v.rating.shown });
+    parts.push(p);
+  }
+  box.replaceChildren(...parts);
+}
+
+function drawHistory() {
+  const lines = stored(HISTORY_KEY, []);
+  $('history').replaceChildren(...lines.slice(0, 20).map((h) => {
+    const li = document.createElement('li');
+    li.textContent = t(h.correct ? 'history_right' : 'history_wrong',
+      { puzzle: h.puzzle, before: h.before, after: h.after });
+    return li;
+  }));
+}
+
+function show(puzzle) {
+  state.puzzle = puzzle;
+  state.line = puzzle.position.line.map(([a, b]) => [a, b]);
+  state.ends = [...puzzle.position.ends];
+  state.hand = [...puzzle.position.hand];
+  state.moves = [];
+  state.chosen = null;
+  state.lastVerdict = null;
+  document.body.dataset.puzzle = puzzle.id;
+  drawBoard();
+  drawVerdict();
+}
+
+async function load(path) {
+  if (state.busy) return;
+  state.busy = true;
+  showProblem(null);
+  try {
+    const mine = stored(RATING_KEY, null);
+    const query = mine ? `?rating=${mine.shown}` : '';
+    show(await call('GET', path === 'next' ? `/api/problemas/next${query}` : '/api/problemas/daily'));
+  } catch (error) {
+    showProblem(error);
+  } finally {
+    state.busy = false;
+    drawBoard();
+  }
+}
+
+async function play(end) {
+  const tile = state.chosen;
+  if (!tile || state.busy || !fits(tile, end)) return;
+  const move = `${tile}:${end}`;
+  state.busy = true;
+  showProblem(null);
+  const mine = stored(RATING_KEY, null);
+  try {
+    const verdict = await call('POST', `/api/problemas/${encodeURIComponent(state.puzzle.id)}/attempt`, {
+      moves: state.moves, move,
+      rating: mine ? { mu: mine.mu, sigma: mine.sigma, attempts: mine.attempts } : null,
+      streak: state.streak,
+    });
+    state.lastVerdict = verdict;
+    state.chosen = null;
+    if (verdict.correct) {
+      state.moves.push(move);
+      state.hand = state.hand.filter((h) => h !== tile);
+      place(tile, end);
+      for (const reply of verdict.replies) {
+        if (reply === 'pass') continue;
+        const [replyTile, named] = reply.split(':');
+        // a tile that fits one end only is written without it (docs/records.md)
+        const replyEnd = named || (fits(replyTile, 'left') ? 'left' : 'right');
+        place(replyTile, replyEnd);
+      }
+    }
+    if (verdict.done) finish(verdict);
+    drawBoard();
+    drawVerdict();
+  } catch (error) {
+    showProblem(error); // nothing changes: the same position, the same choice
+  } finally {
+    state.busy = false;
+    drawBoard();
+  }
+}
+
+function finish(verdict) {
+  const before = verdict.rating.before;
+  keep(RATING_KEY, verdict.rating); // a signed-in player's is the server's: this is only shown
+  const lines = stored(HISTORY_KEY, []);
+  lines.unshift({ puzzle: state.puzzle.id, correct: verdict.correct, before, after: verdict.rating.shown });
+  keep(HISTORY_KEY, lines.slice(0, 50));
+  if (state.streakMode) state.streak = verdict.correct ? state.streak + 1 : 0;
+  drawRating(verdict.rating.shown - before);
+  drawHistory();
+}
+
+$('lang').addEventListener('click', () => { state.lang = state.lang === 'en' ? 'es' : 'en'; words(); });
+$('next').addEventListener('click', () => load('next'));
+$('daily').addEventListener('click', () => load('daily'));
+$('streak-mode').addEventListener('click', () => {
+  state.streakMode = !state.streakMode;
+  state.streak = 0;
+  drawRating();
+  load('next');
+});
+for (const end of ['left', 'right']) $(end).addEventListener('click', () => play(end));
+
+words();
+await load(new URLSearchParams(location.search).get('daily') ? 'daily' : 'next');
+document.body.dataset.ready = 'true';
