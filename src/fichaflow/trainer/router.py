@@ -12,6 +12,7 @@ rating moves in the database either way.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
@@ -41,6 +42,7 @@ STATUS: Final = {
     "server.too_big_http": 413,
     "server.too_many": 429,
 }
+REFRESH_SECONDS: Final = 5.0
 PUZZLE_SIGMA: Final = 4.0
 """A puzzle's starting uncertainty: its mined rating is a guess, but a better one than a new
 player's (openskill's 25/3)."""
@@ -87,6 +89,8 @@ class Trainer:
         self.account_of = account_of
         self.known = frozenset(puzzles.ids())
         self.chooser = random.Random()
+        self.cached: dict[str, int] | None = None
+        self.cached_at = 0.0
 
     async def run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         return await self.db.run(partial(fn, self.db.engine, *args, **kwargs))
@@ -100,8 +104,17 @@ class Trainer:
         return Rating(mu_of(self.puzzles.rating(puzzle)), PUZZLE_SIGMA, 0)
 
     async def shown(self) -> dict[str, int]:
-        rated: dict[str, Rating] = await self.run(store.puzzle_ratings)
-        return {p: rated[p].shown if p in rated else self.puzzles.rating(p) for p in self.known}
+        """Every puzzle's shown rating: read from the database at most every
+        :data:`REFRESH_SECONDS` (other servers' attempts show within that), this server's own
+        attempts at once."""
+        now = time.monotonic()
+        if self.cached is None or now - self.cached_at > REFRESH_SECONDS:
+            rated: dict[str, Rating] = await self.run(store.puzzle_ratings)
+            self.cached = {
+                p: rated[p].shown if p in rated else self.puzzles.rating(p) for p in self.known
+            }
+            self.cached_at = now
+        return self.cached
 
     def public(self, puzzle: str, rating: int) -> dict[str, Any]:
         return {
@@ -204,6 +217,8 @@ def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
             **rating_json(done.player_after),
         }
         out["puzzle_rating"] = done.puzzle_after.shown
+        if trainer.cached is not None:
+            trainer.cached[puzzle] = done.puzzle_after.shown
         out["signed_in"] = account is not None
         return out
 
