@@ -34,6 +34,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import ErrorRoute, error_response
 from fichaflow.server import nodes, wire
+from fichaflow.server import protocol as p
 from fichaflow.server.hub import CLOSE_RECONNECT, Connection
 from fichaflow.server.storage import Storage, short_error
 
@@ -125,6 +126,31 @@ class Relay:
         return True
 
     # -- HTTP ------------------------------------------------------------------------------
+
+    async def join(self, code: str, request: p.Join) -> wire.Joined | None:
+        """The join at mesa ``code`` made at its holder, as a link's join passed on would be
+        (for «Jugar ya»: the seat's token then works through any server); None when the holder
+        is unknown, does not answer, or refuses (the chair taken, the partida started)."""
+        url = await self.holder(code)
+        if url is None:
+            return None
+        body = request.model_dump(mode="json")
+        try:
+            async with httpx.AsyncClient(timeout=CONNECT_SECONDS) as client:
+                answer = await client.post(
+                    f"{url}/api/mesas/{code}/join", json=body, headers={RELAYED: "1"}
+                )
+        except (httpx.HTTPError, OSError) as exc:
+            log.warning("mesa %s: its server at %s does not answer: %s", code, url, exc)
+            return None
+        if answer.status_code != 201:
+            log.info("mesa %s: its server refused a «Jugar ya» join: %s", code, answer.text)
+            return None
+        try:
+            joined: wire.Joined = answer.json()
+        except ValueError:
+            return None
+        return joined
 
     def route_class(self, base: type[ErrorRoute]) -> type[APIRoute]:
         """``base`` with one more step: an endpoint refused with ``server.elsewhere`` is sent on

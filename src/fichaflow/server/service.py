@@ -66,6 +66,8 @@ RETRY_MAX = 8.0
 
 PartidaPlayed = Callable[[dict[str, Any]], Awaitable[Sequence[Mapping[str, Any]] | None]]
 RatingsOf = Callable[[str], Awaitable[Mapping[str, int]]]
+JoinElsewhere = Callable[[str, p.Join], Awaitable[wire.Joined | None]]
+"""(mesa code, join) -> the join made at the server holding the mesa, None if refused."""
 """An account's shown rating per mode (the modes it has played rated), from the players' side."""
 """What the server tells the players' side (``app.py`` hands it in: the accounts keep the
 ratings and every signed-in player's partidas) when a partida ends at which somebody played
@@ -201,6 +203,9 @@ class TableService:
         """The public mesas' list; its ``rating_of`` (None: nobody has a rating yet) gives a
         person's rating, for the lobby and «Jugar ya»."""
         self._quick = asyncio.Lock()  # one «Jugar ya» at a time: two players meet, never miss
+        self.join_elsewhere: JoinElsewhere | None = None
+        """In a cluster, a join at a mesa another server holds, made there (``relay.py``): its
+        answer, or None when refused (full, started) or unanswered; «Jugar ya» uses it."""
         self.partida_played: PartidaPlayed | None = None
         """Told of each partida that ends with somebody signed in at it (``app.py``)."""
         self.ratings_of: RatingsOf | None = None
@@ -480,7 +485,7 @@ class TableService:
         rating = GUEST_RATING if known is None else known
         async with self._quick:
             now = time.monotonic()
-            best: tuple[float, float, str] | None = None
+            found: list[tuple[float, int, float, str]] = []
             for code, room in self.rooms.items():
                 mesa = room.mesa
                 if (
@@ -495,15 +500,23 @@ class TableService:
                     continue
                 level = self._level(room)
                 distance = 0.0 if level is None else abs(level - rating)
-                if distance > QUICK_WINDOW:
+                if distance <= QUICK_WINDOW:
+                    found.append((distance, 0, room.loaded_at, code))
+            if self.join_elsewhere is not None:
+                found += _elsewhere(self.lobby, self.rooms, mode, rating)
+            for _distance, remote, _at, code in sorted(found):
+                if not remote:
+                    room = self.rooms[code]
+                    seat = next(s for s, c in enumerate(room.mesa.chairs) if c.empty)
+                    return await self.join(code, p.Join(name=name, seat=seat), account)
+                entry = self.lobby.entries.get(code)
+                seats = entry["seats"] if entry else []
+                free = next((s for s, c in enumerate(seats) if c["kind"] == "empty"), None)
+                if free is None or self.join_elsewhere is None:
                     continue
-                if best is None or (distance, room.loaded_at) < best[:2]:
-                    best = (distance, room.loaded_at, code)
-            if best is not None:
-                code = best[2]
-                room = self.rooms[code]
-                seat = next(s for s, c in enumerate(room.mesa.chairs) if c.empty)
-                return await self.join(code, p.Join(name=name, seat=seat), account)
+                joined = await self.join_elsewhere(code, p.Join(name=name, seat=free))
+                if joined is not None:
+                    return joined
             options = p.MesaOptions(public=True, quick_seconds=request.wait_seconds)
             create = p.CreateMesa(rules=QUICK_PRESETS[mode], options=options, name=name, seat=0)
             made = await self.create(create, base_url, account)
@@ -1097,6 +1110,31 @@ class TableService:
             for conn in room.connections:
                 conn.tell(message)
         self._broadcast_mesa(room)
+
+
+def _elsewhere(
+    lobby: Lobby, rooms: Mapping[str, Room], mode: Mode, rating: int
+) -> list[tuple[float, int, float, str]]:
+    """The waiting «Jugar ya» mesas of ``mode`` the other servers of a cluster list (the merged
+    lobby), within ``QUICK_WINDOW`` of ``rating``: (distance, 1, 0, code) each, after this
+    server's own at the same distance. A seated person with no rating counts as a new player."""
+    found: list[tuple[float, int, float, str]] = []
+    for held in lobby.remote.values():
+        for code, entry in held.items():
+            if (
+                code in rooms
+                or not entry.get("quick")
+                or entry.get("status") != "waiting"
+                or entry.get("mode") != str(mode)
+                or not entry.get("free")
+            ):
+                continue
+            people = [s for s in entry.get("seats", []) if s.get("kind") == "human"]
+            ratings = [GUEST_RATING if s.get("rating") is None else s["rating"] for s in people]
+            distance = abs(sum(ratings) / len(ratings) - rating) if ratings else 0.0
+            if distance <= QUICK_WINDOW:
+                found.append((distance, 1, 0.0, code))
+    return found
 
 
 @contextlib.contextmanager
