@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from fichaflow.core.tiles import bits, name
 from fichaflow.torneo import model
 from fichaflow.torneo.check import check
-from fichaflow.torneo.duplicate import check_seed
+from fichaflow.torneo.duplicate import check_seed, round_deals
 from fichaflow.torneo.standings import standing_json, standings
 from tests.torneo.kit import EXAMPLES, doc_table
 
@@ -163,6 +164,19 @@ def test_a_duplicate_rounds_seed_is_public_only_once_the_round_is_over(
     code, public = made["code"], made["public"]
     paired = post(server, f"{code}/rounds").json()["round"]
     assert len(paired["seed"]) == 64 and len(paired["commitment"]) == 64
+    # The director's slips: the organizer's code gives every deal's hands, the public one not.
+    slips = httpx.get(f"{server.url}/api/torneos/{code}/rounds/1/deals").json()
+    expected = round_deals(paired["seed"], 2)
+    assert [d["leader"] for d in slips["deals"]] == [0, 1]
+    for slip, deal in zip(slips["deals"], expected, strict=True):
+        assert slip["hands"] == [[name(tile) for tile in bits(hand)] for hand in deal.hands]
+        assert sorted(tile for hand in slip["hands"] for tile in hand) == sorted(
+            name(tile) for tile in range(28)
+        )
+    hidden = httpx.get(f"{server.url}/api/torneos/{public}/rounds/1/deals")
+    assert hidden.status_code == 403 and error_code(hidden) == "torneo.read_only"
+    missing = httpx.get(f"{server.url}/api/torneos/{code}/rounds/2/deals")
+    assert missing.status_code == 404 and error_code(missing) == "torneo.unknown_round"
     shown = httpx.get(f"{server.url}/api/torneos/public/{public}").json()["record"]["rounds"][0]
     assert "seed" not in shown and shown["commitment"] == paired["commitment"]
     exported = httpx.get(f"{server.url}/api/torneos/export/{public}.json").json()
@@ -173,6 +187,10 @@ def test_a_duplicate_rounds_seed_is_public_only_once_the_round_is_over(
     over = httpx.get(f"{server.url}/api/torneos/public/{public}").json()["record"]
     assert over["rounds"][0]["seed"] == paired["seed"]
     assert check_seed(model.load(over).rounds[0])
+    plain = create(server, {**spec, "duplicate": 0, "name": "Sin duplicado"})
+    post(server, f"{plain['code']}/rounds")
+    refused = httpx.get(f"{server.url}/api/torneos/{plain['code']}/rounds/1/deals")
+    assert refused.status_code == 409 and error_code(refused) == "torneo.not_duplicate"
 
 
 def test_the_csv_export_lists_the_standings_and_no_name_runs_as_a_formula(

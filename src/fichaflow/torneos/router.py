@@ -23,10 +23,12 @@ from fastapi.responses import JSONResponse
 
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.tiles import bits, name
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
 from fichaflow.storage import Database
 from fichaflow.torneo import model
+from fichaflow.torneo.duplicate import leader, round_deals
 from fichaflow.torneo.standings import standing_json, standings
 from fichaflow.torneos import store
 
@@ -43,6 +45,7 @@ STATUS: Final = {
     "torneo.unknown_round": 404,
     "torneo.unknown_table": 404,
     "torneo.unknown_entrant": 404,
+    "torneo.not_duplicate": 409,
     "torneo.already_entered": 409,
     "torneo.busy": 503,
     "server.too_big_http": 413,
@@ -298,6 +301,30 @@ def build_router(service: TorneoService, limits: HttpLimits) -> APIRouter:
 
         stored, torneo, _ = await service.act(code, enter)
         return view(stored, torneo, True)
+
+    @router.get("/{code}/rounds/{round_number}/deals")
+    async def deals(code: str, round_number: int) -> Any:
+        """A duplicate round's deals for the tournament director's slips (organizer's code
+        only: the seed stays secret while the round is played): each deal's leading seat and
+        every seat's tiles, the same deals ``fichaflow torneo deals`` prints."""
+        _, torneo = await service.organizer(code)
+        made = torneo.round(round_number)
+        if not torneo.settings.duplicate or made.seed is None:
+            raise FichaFlowError("torneo.not_duplicate")
+        return {
+            "round": round_number,
+            "commitment": made.commitment,
+            "deals": [
+                {
+                    "deal": number,
+                    "leader": leader(number),
+                    "hands": [[name(tile) for tile in bits(hand)] for hand in deal.hands],
+                }
+                for number, deal in enumerate(
+                    round_deals(made.seed, torneo.settings.duplicate_deals), 1
+                )
+            ],
+        }
 
     @router.get("/export/{code}.{fmt}")
     async def export(code: str, fmt: str, request: Request) -> Any:
