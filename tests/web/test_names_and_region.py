@@ -105,3 +105,42 @@ def test_two_long_names_stay_tellable_apart_on_a_phone(
         assert [chip["title"] for chip in ours] == [LONG[s // 2] for s in seats]
     miron.screenshot(path=str(shots / "nombres-largos-360.png"))
     assert host.js_errors == [] and guest.js_errors == [] and miron.js_errors == []
+
+
+SIMILAR = ("Carolina Rodríguez", "Carolina Ramírez")
+
+SCORES = """() => [...document.querySelectorAll('.score:not(.target) .score-side')].map((side) => {
+  const head = side.querySelector('.cut-head'), tail = side.querySelector('.cut-tail');
+  const box = side.getBoundingClientRect(), end = tail.getBoundingClientRect();
+  return { title: side.closest('.score').title, name: side.querySelector('.cut-name').title,
+           tail: tail.textContent.trim(), cut: head.scrollWidth > head.clientWidth,
+           // The surname's start is on screen, inside its box, with room for a few letters.
+           tailStart: end.left >= box.left - 0.5
+             && end.left + 18 <= Math.min(box.right, innerWidth) };
+})"""
+
+
+@pytest.mark.slow
+def test_the_score_boxes_cut_two_similar_names_in_the_middle_on_a_phone(
+    web_server: ServerProcess, new_page: Callable[..., Any]
+) -> None:
+    host = new_page(360, 740)
+    create_mesa(host, web_server.url, SIMILAR[0], "mano_a_mano", 100, {})
+    link = host.locator("#invite-link").input_value()
+    guest = new_page(360, 740)
+    guest.goto(link)
+    guest.get_by_label("Tu nombre").fill(SIMILAR[1])
+    guest.get_by_role("button", name="Sentarme a jugar").click()
+    expect(host.locator(".chair[data-seat='1'] .chair-name")).to_contain_text(SIMILAR[1])
+    start(host)
+    for page in (host, guest):
+        expect(page.locator(".score-side .cut-name").first).to_be_visible()
+        boxes = page.evaluate(SCORES)
+        # Too long for a box at 360 px: cut in the middle, so each keeps the start of its own
+        # surname in sight (not «CAROLINA…» twice); the box and the name carry the whole name.
+        assert [box["tail"] for box in boxes] == ["Rodríguez", "Ramírez"], boxes
+        assert all(box["cut"] and box["tailStart"] for box in boxes), boxes
+        assert [box["title"] for box in boxes] == list(SIMILAR)
+        assert [box["name"] for box in boxes] == list(SIMILAR)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert host.js_errors == [] and guest.js_errors == []

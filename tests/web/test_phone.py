@@ -137,7 +137,8 @@ SCOREBOARD = """() => [...document.querySelectorAll('.score')].map((box) => {
   const outer = box.getBoundingClientRect();
   const label = box.querySelector('.score-side').getBoundingClientRect();
   return { left: outer.left, right: outer.right, labelLeft: label.left, labelRight: label.right,
-           cut: box.querySelector('.score-side').scrollWidth > label.width + 0.5,
+           cut: [...box.querySelectorAll('.score-side, .cut-head, .cut-tail')]
+             .some((part) => part.scrollWidth > part.clientWidth + 0.5),
            title: box.title };
 })"""
 
@@ -146,7 +147,7 @@ def test_three_long_names_and_the_target_share_the_top_of_a_phone(
     web_server: ServerProcess, new_page: Callable[..., Any]
 ) -> None:
     """De a tres on a phone: the waiting room sums up only the rules that apply; then each name
-    stays inside its own score box (cut with an ellipsis when it must be, the whole name in its
+    stays inside its own score box (cut in the middle when it must be, the whole name in its
     title), no box runs over the next, nothing scrolls."""
     page = new_page(WIDTH, HEIGHT)
     name = "María Fernanda González"

@@ -64,7 +64,8 @@ function scoreboard(app) {
   return h('div', { class: 'scoreboard', role: 'group', 'aria-label': t('score.label') },
     sides.map((side, i) => h('div', { class: `score${side.mine ? ' mine' : ''}`,
       title: side.long },
-    h('span', { class: 'score-side' }, side.short),
+    // Cut in the middle like the chairs' names, so two long names sharing a beginning stay apart.
+    h('span', { class: 'score-side' }, cutName(side.short)),
     h('span', { class: 'score-points', dataset: { side: i } }, String(scores[i] ?? 0)))),
     h('div', { class: 'score target' },
       h('span', { class: 'score-side' }, t('score.target')),
