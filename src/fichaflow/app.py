@@ -43,6 +43,8 @@ from fichaflow.server.settings import Settings
 from fichaflow.server.storage import Storage
 from fichaflow.storage import migrate
 from fichaflow.torneos import router as torneos
+from fichaflow.trainer import router as trainer
+from fichaflow.trainer.shipped import ShippedPuzzles
 
 WEB: Final = Path(__file__).parent / "web"
 FIRST_ANSWERS: Final = ("/i18n/es.json", "/api/presets", "/api/bots")
@@ -174,6 +176,18 @@ def create_app(settings: Settings) -> FastAPI:
     anotador.install(app, storage, limits)  # its page is web/anotador/
     torneos.install(app, storage, limits)  # its pages are web/torneo/
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
+
+    async def trainer_account(request: Request, change: bool) -> str | None:
+        """The signed-in player solving problemas, or None (a guest); a change without the
+        session's CSRF token is refused, as every cookie-authenticated change is."""
+        try:
+            return (await people.session(request, change)).account.id
+        except FichaFlowError as exc:
+            if exc.code == "accounts.csrf":
+                raise
+            return None
+
+    trainer.install(app, storage, limits, ShippedPuzzles(), trainer_account)  # web/problemas/
     # The game's page loads its files from here (kept for good: a change is a new version).
     app.mount(VERSIONED.format(version=version), StaticAssets(directory=WEB, versioned=True))
     app.mount("/", StaticAssets(directory=WEB, html=True), name="web")

@@ -92,6 +92,7 @@ export function renderHome(app) {
       h('p', { class: 'aside' }, t('home.anotador_note'), ' ',
         h('a', { href: '/anotador/' }, t('home.anotador_link'))),
       h('p', { class: 'aside' },
+        h('a', { href: '/problemas/', dataset: { key: 'problemas' } }, t('home.problemas_link')), ' · ',
         h('a', { href: '/jugadores/', dataset: { key: 'players' } }, t('home.players_link')), ' · ',
         h('a', { href: '/cuenta/', dataset: { key: 'account' } },
           state.account ? t('home.account_named', { name: state.account.name }) : t('home.account_link')))));

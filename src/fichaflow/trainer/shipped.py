@@ -1,0 +1,121 @@
+"""The shipped problemas (:mod:`fichaflow.problemas`) in the shape the trainer asks of a set
+(:class:`~fichaflow.trainer.puzzles.Puzzles`): the page's position, drawn from the position the
+core replays; the page's moves (always with their end) read in that position and judged in the
+problema's own notation; the line continued along the stored solution."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fichaflow import i18n
+from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.hand import End, Hand, Move
+from fichaflow.core.record import draw_until_playable
+from fichaflow.core.tiles import bits, name
+from fichaflow.problemas import Puzzle, by_id, judge, load_set
+from fichaflow.problemas.solve import choices, token
+from fichaflow.trainer.puzzles import Judged
+
+
+def _read(hand: Hand, text: str) -> Move:
+    """The page's move in this position; with both ends on one number, either end is the left
+    one, as the problemas offer a tile once."""
+    move = hand.parse(text)
+    if move.is_play and move.end is End.RIGHT and hand.left == hand.right:
+        return Move(move.tile, End.LEFT)
+    return move
+
+
+def _question(puzzle: Puzzle, hand: Hand, lang: str) -> str:
+    """The question, with every other hand shown in words (the problemas are face up), in the
+    order they play after the seat."""
+    rules = puzzle.rules_obj()
+    others = []
+    for step in range(1, rules.seats):
+        seat = (puzzle.seat + step) % rules.seats
+        tiles = ", ".join(name(t) for t in bits(hand.hands[seat]))
+        who = "partner" if rules.team_of(seat) == rules.team_of(puzzle.seat) else "rival"
+        others.append(i18n.text(f"trainer.position.{who}", lang, tiles=tiles))
+    stock = len(hand.stock) - hand.stock_pos
+    if stock:
+        others.append(i18n.text("trainer.position.stock", lang, count=stock))
+    mode = i18n.text(f"value.mode.{rules.mode.value}", lang)
+    return i18n.text("trainer.position.face_up", lang, mode=mode, others="; ".join(others))
+
+
+class ShippedPuzzles:
+    """The package's problemas, for the trainer."""
+
+    def ids(self) -> Sequence[str]:
+        return [p.id for p in load_set()]
+
+    def themes(self, puzzle: str) -> Sequence[str]:
+        return by_id(puzzle).themes
+
+    def rating(self, puzzle: str) -> int:
+        return round(by_id(puzzle).rating)
+
+    def position(self, puzzle: str) -> dict[str, Any]:
+        found = by_id(puzzle)
+        hand = found.hand()
+        return {
+            "line": [list(pair) for pair in hand.line()],
+            "ends": [hand.left, hand.right],
+            "hand": [name(t) for t in bits(hand.hands[found.seat])],
+            "question": {lang: _question(found, hand, lang) for lang in i18n.LANGUAGES},
+        }
+
+    def judge(self, puzzle: str, moves: Sequence[str], move: str) -> Judged:
+        """``move`` after the player's right ``moves`` (each checked again). The line goes on as
+        stored; the seat's forced moves on it (a pass, the one tile that fits) are made for the
+        player; a right answer other than the stored one ends the problema there."""
+        found = by_id(puzzle)
+        hand = found.hand()
+        line: list[str] = []
+        for answered in moves:
+            if (
+                len(line) >= len(found.solution)
+                or not judge(found, line, _token(hand, answered)).correct
+            ):
+                raise FichaFlowError("problemas.not_your_turn")
+            if _step(found, hand, line)[1]:
+                raise FichaFlowError("problemas.not_your_turn")
+        if len(line) >= len(found.solution):
+            raise FichaFlowError("problemas.not_your_turn")
+        mine = _token(hand, move)
+        verdict = judge(found, line, mine)
+        params = {k: _number(v) for k, v in verdict.params.items()}
+        if not verdict.correct or mine != verdict.best:
+            return Judged(verdict.correct, True, (), round(verdict.cost), verdict.best,
+                          verdict.explain, params)  # fmt: skip
+        made, done = _step(found, hand, line)
+        key = "problemas.explain.right_done" if done else verdict.explain
+        return Judged(True, done, tuple(made[1:]), 0, verdict.best, key, params)
+
+
+def _token(hand: Hand, text: str) -> str:
+    return token(hand, _read(hand, text))
+
+
+def _number(value: object) -> str:
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:.1f}"
+    return str(value)
+
+
+def _step(found: Puzzle, hand: Hand, line: list[str]) -> tuple[list[str], bool]:
+    """Play the stored step at ``len(line)`` and the others' replies, then the seat's forced
+    steps; the moves made, and whether the problema is over."""
+    made: list[str] = []
+    while True:
+        verdict = judge(found, line, found.solution[len(line)])
+        for move in (found.solution[len(line)], *verdict.replies):
+            hand.play(hand.parse(move))
+            draw_until_playable(hand)
+            line.append(move)
+            made.append(move)
+        if verdict.done or len(line) >= len(found.solution):
+            return made, True
+        if len(choices(hand)) > 1:
+            return made, False
