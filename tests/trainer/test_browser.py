@@ -1,8 +1,8 @@
 """The Problemas page (/problemas/) in Chromium on a 360 x 740 phone, served by uvicorn on
 127.0.0.1 with the trainer's endpoints on a real SQLite database and the two puzzles of
-tests/trainer/test_api.py (the shipped set is fichaflow.problemas', not on main yet): a right
-answer plays the line on and the rating rises; a wrong one (the full run) says what it loses
-and why, and the rating falls. Screenshots go to the ``shots`` folder (tests/browser.py)."""
+tests/trainer/test_api.py: a right answer plays the line on and the rating rises; a wrong one
+says what it loses and why, and the rating falls (both in the full run: the quick run solves a
+shipped problema on a real server, and takes the docs' screenshots, in test_shipped_browser)."""
 
 from __future__ import annotations
 
@@ -87,6 +87,7 @@ def _phone(browser: Any, site: str) -> tuple[Any, Any]:
     return context, page
 
 
+@pytest.mark.slow  # the quick run solves a shipped one on a real server (test_shipped_browser)
 def test_a_right_answer_plays_the_line_on_and_the_rating_rises(
     browser: Any, site: str, shots: Path
 ) -> None:
@@ -97,7 +98,6 @@ def test_a_right_answer_plays_the_line_on_and_the_rating_rises(
     width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= 360, f"the page scrolls sideways: {width}"
     assert_accessible(page, "a puzzle", also=STRUCTURE)
-    page.screenshot(path=str(shots / "problema.png"), full_page=True)
     page.locator("#hand button[data-tile='6-4']").click()
     expect(page.locator("#right")).to_be_disabled()  # 6-4 does not go on the 3
     page.locator("#left").click()
@@ -110,7 +110,6 @@ def test_a_right_answer_plays_the_line_on_and_the_rating_rises(
     expect(page.locator("#change")).to_have_text(f"+{shown - 1500}")
     expect(page.locator("#history li")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    page.screenshot(path=str(shots / "problema-bien.png"), full_page=True)
     # the rating is the browser's: a reload shows it again
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
@@ -135,7 +134,6 @@ def test_a_wrong_answer_says_what_it_loses_and_why_and_the_rating_falls(
     assert int(page.locator("#rating").inner_text()) < 1500
     expect(page.locator("#line svg")).to_have_count(2)  # the wrong move is not played
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    page.screenshot(path=str(shots / "problema-mal.png"), full_page=True)
     page.locator("#lang").click()
     expect(page.locator("#verdict h2")).to_have_text("Not that one")
     expect(page.locator("#verdict .why")).to_contain_text("is not a move")

@@ -1,0 +1,104 @@
+"""The Problemas page on a real ``fichaflow serve`` with the shipped problemas, in Chromium on a
+360 x 740 phone: the position drawn with every other hand named, the right answer played out,
+a wrong one's cost in tantos and why. Its screenshots are the docs' (tests/browser.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fichaflow.core.hand import Hand, write_move
+from fichaflow.core.record import draw_until_playable
+from fichaflow.core.tiles import name
+from fichaflow.problemas import Puzzle, by_id
+from fichaflow.trainer.shipped import ShippedPuzzles
+from tests.server.kit import ServerProcess
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("trainer-page")
+    with ServerProcess(f"sqlite:///{folder / 'fichaflow.sqlite3'}", log=folder / "log") as srv:
+        yield srv
+
+
+def _open(browser: Any, server: ServerProcess) -> tuple[Any, Any, Puzzle]:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=PHONE, locale="es-ES")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    with page.expect_response(re.compile(r"/api/problemas/next")) as sent:
+        page.goto(f"{server.url}/problemas/")
+    puzzle = by_id(sent.value.json()["id"])
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    assert errors == []
+    expect(page.locator("#question")).to_contain_text("con todas las fichas a la vista")
+    return context, page, puzzle
+
+
+def _answers(puzzle: Puzzle) -> list[tuple[Hand, str]]:
+    """Each of the seat's decisions in the right line, with the hand it is made in."""
+    hand, line, out = puzzle.hand(), [], []
+    while True:
+        answer = puzzle.solution[len(line)]
+        out.append((hand.copy(), answer))
+        page_moves = [write_move(h.parse(a)) for h, a in out]
+        judged = ShippedPuzzles().judge(puzzle.id, page_moves[:-1], page_moves[-1])
+        if judged.done:
+            return out
+        for move in (answer, *judged.replies):
+            hand.play(hand.parse(move))
+            draw_until_playable(hand)
+            line.append(move)
+
+
+def _tap(page: Any, hand: Hand, move: str) -> None:
+    parsed = hand.parse(move)
+    assert parsed.end is not None
+    page.locator(f"#hand button[data-tile='{name(parsed.tile)}']").click()
+    end = page.locator(f"#{parsed.end.word}")
+    if end.is_enabled():
+        end.click()
+
+
+def test_a_shipped_problema_solved_right_and_wrong_on_a_phone(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    context, page, puzzle = _open(browser, server)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(shots / "problema.png"), full_page=True)
+    answers = _answers(puzzle)
+    for number, (hand, answer) in enumerate(answers, 1):
+        _tap(page, hand, answer)
+        done = number == len(answers)
+        expect(page.locator("#verdict h2")).to_have_text(
+            "¡Resuelto!" if done else re.compile("Bien")
+        )
+    assert int(page.locator("#rating").inner_text()) > 1500
+    page.screenshot(path=str(shots / "problema-bien.png"), full_page=True)
+    context.close()
+
+    context, page, puzzle = _open(browser, server)
+    best = puzzle.values[puzzle.solution[0]]
+    first = puzzle.hand().parse(puzzle.solution[0]).tile
+    wrong = next(
+        m for m in puzzle.values
+        if puzzle.hand().parse(m).tile != first and puzzle.values[m] < best
+    )  # fmt: skip
+    _tap(page, puzzle.hand(), wrong)
+    expect(page.locator("#verdict h2")).to_have_text("No es esa")
+    cost = best - puzzle.values[wrong]
+    expect(page.locator("#verdict .cost")).to_contain_text(f"pierde {round(cost)} tantos")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(shots / "problema-mal.png"), full_page=True)
+    context.close()
