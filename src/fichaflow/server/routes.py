@@ -143,6 +143,14 @@ def build_router(
     async def presets() -> PresetsAnswer:
         return presets_answer()
 
+    def link_base(request: Request) -> str:
+        """Where a new mesa's links point: the address asked, or, asked from this machine's own
+        loopback, the address friends' phones can open (``--public-url``)."""
+        loopback = request.url.hostname in ("127.0.0.1", "localhost", "::1")
+        if loopback and settings.public_url:
+            return settings.public_url
+        return str(request.base_url)
+
     @router.post(
         "/api/mesas",
         status_code=201,
@@ -152,12 +160,8 @@ def build_router(
     async def create_mesa(request: Request) -> wire.CreatedMesa:
         body = await read_body(request, p.CreateMesa, "mesa")
         limits.check("create", request)
-        base = str(request.base_url)
-        loopback = request.url.hostname in ("127.0.0.1", "localhost", "::1")
-        if loopback and settings.public_url:
-            base = settings.public_url  # a link the friends' phones can open
         account = await account_of(request) if account_of else None
-        created = await service.create(body, base, account)
+        created = await service.create(body, link_base(request), account)
         if account and keep_person:
             await keep_person(account[0], created["code"], created["person"], account[1])
         return created
@@ -172,12 +176,8 @@ def build_router(
         """«Jugar ya»: a chair at a waiting public mesa of the mode, or a new one."""
         body = await read_body(request, p.Quick, "quick")
         limits.check("join", request)
-        base = str(request.base_url)
-        loopback = request.url.hostname in ("127.0.0.1", "localhost", "::1")
-        if loopback and settings.public_url:
-            base = settings.public_url
         account = await account_of(request) if account_of else None
-        joined = await service.quick(body, base, account)
+        joined = await service.quick(body, link_base(request), account)
         if account and keep_person:
             await keep_person(account[0], joined["code"], joined["person"], account[1])
         return joined
