@@ -21,7 +21,7 @@ from fichaflow.accounts import passwords, store
 from fichaflow.accounts.tables import CREDENTIAL_LENGTH
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.names import player_name
-from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json_object, shown_code
+from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code
 from fichaflow.http.paths import CODE_CHARS
 from fichaflow.storage import Database
 
@@ -49,13 +49,15 @@ STATUS: Final = {
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    return await read_json_object(
+    data = await read_json(
         request,
         MAX_BODY,
         partial(FichaFlowError, "server.too_big_http", limit=MAX_BODY),
         partial(FichaFlowError, "accounts.body_json"),
-        partial(FichaFlowError, "accounts.request_object"),
     )
+    if not isinstance(data, dict):
+        raise FichaFlowError("accounts.request_object")
+    return data
 
 
 def _text(data: dict[str, Any], field: str) -> str:

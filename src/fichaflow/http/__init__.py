@@ -6,7 +6,7 @@ It sits below the services (the game server, the anotador, the Repaso) so that t
 share these pieces without importing each other.
 """
 
-from fichaflow.http.body import MAX_JSON_DEPTH, parse_json, read_json, read_json_object
+from fichaflow.http.body import MAX_JSON_DEPTH, parse_json, read_json
 from fichaflow.http.errors import (
     ErrorAnswer,
     ErrorMessage,
@@ -28,7 +28,6 @@ __all__ = [
     "is_code",
     "parse_json",
     "read_json",
-    "read_json_object",
     "shown_code",
     "whole_number",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from starlette.requests import Request
 
@@ -88,17 +88,3 @@ async def read_json(
         return parse_json(raw or b"{}")
     except ValueError:
         raise not_json() from None
-
-
-async def read_json_object(
-    request: Request,
-    limit: int,
-    too_big: Callable[[], FichaFlowError],
-    not_json: Callable[[], FichaFlowError],
-    not_object: Callable[[], FichaFlowError],
-) -> dict[str, Any]:
-    """:func:`read_json` for a body that must be a JSON object (``not_object`` otherwise)."""
-    data = await read_json(request, limit, too_big, not_json)
-    if not isinstance(data, dict):
-        raise not_object()
-    return data

@@ -33,7 +33,7 @@ from fastapi import APIRouter, FastAPI, Request
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.view import SeatView
-from fichaflow.http import ErrorRoute, read_json_object, whole_number
+from fichaflow.http import ErrorRoute, read_json, whole_number
 from fichaflow.http.jobs import Handler, JobFailed, JobQueue
 from fichaflow.http.workers import worker_pool
 from fichaflow.review.service import check_request, hand_review, hand_timeline, pista
@@ -168,13 +168,15 @@ class RepasoRoute(ErrorRoute):
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    return await read_json_object(
+    data = await read_json(
         request,
         MAX_BODY,
         partial(FichaFlowError, "review.too_big", limit=MAX_BODY),
         partial(FichaFlowError, "review.not_json"),
-        partial(FichaFlowError, "review.not_json"),
     )
+    if not isinstance(data, dict):
+        raise FichaFlowError("review.not_json")
+    return data
 
 
 def _whole(data: dict[str, Any], key: str, default: int | None = None) -> int | None:

@@ -24,14 +24,7 @@ from fastapi.responses import JSONResponse
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.tiles import bits, name
-from fichaflow.http import (
-    ErrorRoute,
-    HttpLimits,
-    is_code,
-    read_json_object,
-    shown_code,
-    whole_number,
-)
+from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
 from fichaflow.storage import Database
 from fichaflow.torneo import model
@@ -70,13 +63,15 @@ def _now() -> str:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    return await read_json_object(
+    data = await read_json(
         request,
         MAX_BODY,
         partial(FichaFlowError, "server.too_big_http", limit=MAX_BODY),
         partial(FichaFlowError, "torneo.body_json"),
-        partial(FichaFlowError, "torneo.request_object"),
     )
+    if not isinstance(data, dict):
+        raise FichaFlowError("torneo.request_object")
+    return data
 
 
 def _result_json(result: model.Result) -> dict[str, Any]:

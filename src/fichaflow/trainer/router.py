@@ -22,7 +22,7 @@ from fastapi import APIRouter, FastAPI, Request
 
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.http import ErrorRoute, HttpLimits, read_json_object
+from fichaflow.http import ErrorRoute, HttpLimits, read_json
 from fichaflow.ratings.model import NEW_PLAYER as NEW
 from fichaflow.ratings.model import Rating, mu_of
 from fichaflow.storage import Database
@@ -57,13 +57,15 @@ class TrainerRoute(ErrorRoute):
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    return await read_json_object(
+    data = await read_json(
         request,
         MAX_BODY,
         partial(FichaFlowError, "server.too_big_http", limit=MAX_BODY),
         partial(FichaFlowError, "trainer.body_json"),
-        partial(FichaFlowError, "trainer.body_json"),
     )
+    if not isinstance(data, dict):
+        raise FichaFlowError("trainer.body_json")
+    return data
 
 
 def _move(value: object) -> str:
