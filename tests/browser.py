@@ -49,6 +49,9 @@ def browser() -> Iterator[Any]:
             "no Chromium: install Debian's chromium package (apt-get install chromium) "
             "or set FICHAFLOW_CHROMIUM"
         )
+    # An expectation waits 5 s by default: on a shared two-core machine, busy with servers and
+    # bots of other tests, a page can take longer to answer a click. It still fails, later.
+    sync_api.expect.set_options(timeout=15_000)
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched
