@@ -133,9 +133,10 @@ def database_server(database: str, folder: Path, prefix: str) -> Iterator[Server
         yield srv
 
 
-def wait_until_serving(base: str, process: subprocess.Popen[Any], timeout: float = 30) -> bool:
+def wait_until_serving(base: str, process: subprocess.Popen[Any], timeout: float = 90) -> bool:
     """Wait until the server at ``base`` answers its health check: True, or False when its
-    process ends or ``timeout`` seconds pass first."""
+    process ends or ``timeout`` seconds pass first. (A server that works answers in about a
+    second; on a shared machine busy with other tests' servers and bots it once took over 30.)"""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -178,7 +179,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 30) -> None:
+    def start(self, timeout: float = 90) -> None:
         command = [
             *SERVE,
             "--port",

@@ -53,6 +53,7 @@ STATUSES: Final = {
 RECONNECT: Final = {"server.elsewhere", "server.moved"}
 """Errors after which a WebSocket is closed with 1012: connect again (later, or elsewhere)."""
 M = TypeVar("M", bound=BaseModel)
+Seated = TypeVar("Seated", wire.CreatedMesa, wire.Joined)
 log = logging.getLogger(__name__)
 
 AccountOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
@@ -151,6 +152,17 @@ def build_router(
             return settings.public_url
         return str(request.base_url)
 
+    async def seated_as_asker(
+        request: Request, seat: Callable[[tuple[str, str] | None], Awaitable[Seated]]
+    ) -> Seated:
+        """A chair for whoever asks: as their account when they are signed in, and then kept on
+        the account, so that the partidas played in it are theirs."""
+        account = await account_of(request) if account_of else None
+        seated = await seat(account)
+        if account and keep_person:
+            await keep_person(account[0], seated["code"], seated["person"], account[1])
+        return seated
+
     @router.post(
         "/api/mesas",
         status_code=201,
@@ -160,11 +172,9 @@ def build_router(
     async def create_mesa(request: Request) -> wire.CreatedMesa:
         body = await read_body(request, p.CreateMesa, "mesa")
         limits.check("create", request)
-        account = await account_of(request) if account_of else None
-        created = await service.create(body, link_base(request), account)
-        if account and keep_person:
-            await keep_person(account[0], created["code"], created["person"], account[1])
-        return created
+        return await seated_as_asker(
+            request, lambda account: service.create(body, link_base(request), account)
+        )
 
     @router.post(
         "/api/quick",
@@ -176,11 +186,9 @@ def build_router(
         """«Jugar ya»: a chair at a waiting public mesa of the mode, or a new one."""
         body = await read_body(request, p.Quick, "quick")
         limits.check("join", request)
-        account = await account_of(request) if account_of else None
-        joined = await service.quick(body, link_base(request), account)
-        if account and keep_person:
-            await keep_person(account[0], joined["code"], joined["person"], account[1])
-        return joined
+        return await seated_as_asker(
+            request, lambda account: service.quick(body, link_base(request), account)
+        )
 
     @router.get("/api/lobby")
     async def lobby() -> Response:
@@ -201,11 +209,7 @@ def build_router(
         await service.room(code)
         body = await read_body(request, p.Join, "join")
         limits.check("join", request)
-        account = await account_of(request) if account_of else None
-        joined = await service.join(code, body, account)
-        if account and keep_person:
-            await keep_person(account[0], code, joined["person"], account[1])
-        return joined
+        return await seated_as_asker(request, lambda account: service.join(code, body, account))
 
     @router.get("/api/mesas/{code}/partidas/{number}/record", responses=refusals(404, 503))
     async def record(code: str, number: str) -> wire.PartidaRecord:
