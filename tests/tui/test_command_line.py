@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,23 @@ def test_q_leaves_cleanly():
     assert done.stdout.rstrip().endswith("Partida abandonada.")
 
 
+def waiting_for_answer(pid: int) -> None:
+    """Wait until the process sleeps reading its stdin. Between printing the question and reading,
+    a signal only sets a flag that the blocked read never looks at, and the end of input that
+    communicate() gives comes first (a person cannot press Ctrl-C inside that microsecond; a test
+    on a loaded machine did). Where /proc does not tell, a pause does."""
+    wchan = Path(f"/proc/{pid}/wchan")
+    if not wchan.exists():
+        time.sleep(1)
+        return
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        sleeping_in = wchan.read_text()  # e.g. anon_pipe_read, pipe_read, pipe_wait
+        if "pipe" in sleeping_in and "write" not in sleeping_in:
+            return
+        time.sleep(0.01)
+
+
 def test_ctrl_c_leaves_cleanly():
     env = {**os.environ, "NO_COLOR": "1"}
     process = subprocess.Popen(
@@ -80,6 +98,7 @@ def test_ctrl_c_leaves_cleanly():
         chunk = os.read(process.stdout.fileno(), 4096)
         assert chunk, "the command ended before asking anything"
         seen += chunk
+    waiting_for_answer(process.pid)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
