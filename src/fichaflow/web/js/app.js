@@ -65,6 +65,10 @@ const state = {
   focusAfterDialog: null,
 };
 let connection = null;
+// The table talk's panel (js/chat.js), loaded when the page goes to a mesa; what it is to be told
+// meanwhile waits here, in order.
+let chat = null;
+const forChat = [];
 let wasMyTurn = false;
 let turnSounded = true; // a turn found on arrival (a reload, a welcome) is not a turn starting
 
@@ -83,6 +87,28 @@ function loadFeel() {
     import('./motion.js').then((module) => { feel.motion = module; });
     import('./drag.js').then((module) => module.dragToPlay(app, root));
   }, { timeout: 2000 });
+}
+
+function loadChat() {
+  if (chat || forChat.loading) return;
+  forChat.loading = true;
+  import('./chat.js').then((module) => {
+    chat = module;
+    for (const message of forChat.splice(0)) toChat(message);
+    render();
+  });
+}
+
+/** A message of the table talk (and each welcome, which carries the recent talk). */
+function toChat(message) {
+  if (!chat) {
+    forChat.push(message);
+    return;
+  }
+  if (message.type === 'welcome') chat.welcome(app, message);
+  else if (message.type === 'chat') chat.heard(app, message);
+  else if (message.type === 'blocked') chat.blocked(app, message);
+  else if (message.type === 'reported') chat.reported(app, message);
 }
 
 function sound(names) {
@@ -445,7 +471,13 @@ function onMessage(message) {
   switch (message.type) {
     case 'welcome':
       onWelcome(message);
+      toChat(message);
       break;
+    case 'chat':
+    case 'blocked':
+    case 'reported':
+      toChat(message); // the panel draws itself: the table need not be drawn again
+      return;
     case 'mesa':
       state.mesa = message.mesa;
       if (state.rulesRef && state.dialog === 'rules') {
@@ -482,6 +514,7 @@ function onMessage(message) {
 }
 
 function onError(message) {
+  if (chat?.refused(app, message, errorText(message))) return; // said in the talk's panel
   state.pending = false;
   if (message.code === 'server.bad_token' || message.code === 'server.no_mesa') {
     session.forgetSeatTicket(state.code);
@@ -503,6 +536,7 @@ function onError(message) {
 function connect(token) {
   leaveLobby();
   state.screen = 'mesa';
+  loadChat();
   connection?.close();
   connection = new MesaConnection(state.code, token, {
     onMessage,
@@ -674,6 +708,7 @@ function render() {
   built.inert = Boolean(overlay);
   clear(root).append(built);
   if (overlay) root.append(overlay);
+  chat?.place(app, root, Boolean(overlay)); // before the table's layout: its slot takes room
   if (atTable) {
     layoutTable(app, root);
     if (was) feel.motion.after(root, was, state.view);
@@ -690,6 +725,11 @@ function render() {
   turnSounded = myTurn;
   if (atTable) considerAutoPass(app);
   if (!feel.asked && state.screen === 'mesa' && state.mesa) loadFeel(); // at a mesa, not before
+}
+
+/** Where a screen leaves room for the table talk's panel (nothing until it is loaded). */
+function chatSlot(where) {
+  return chat ? chat.slot(app, where) : null;
 }
 
 function byKey(key) {
@@ -752,7 +792,7 @@ function updateClocks() {
 
 const app = {
   state, render, send, mySeat, tapTile, play, chooseEnd, cancelChoice, openDialog, closeDialog,
-  openRules, createMesa, quickPlay, joinMesa, watch, setLanguage, toast,
+  openRules, createMesa, quickPlay, joinMesa, watch, setLanguage, toast, chatSlot,
 };
 
 // -- start -------------------------------------------------------------------------------------

@@ -253,7 +253,8 @@ export function renderWaiting(app) {
           : null,
         empty > 0
           ? h('p', { class: 'hint' }, t(empty === 1 ? 'waiting.missing_one' : 'waiting.missing', { count: empty }))
-          : null)));
+          : null),
+      app.chatSlot?.('waiting')));
 }
 
 function chairCard(app, seat, isHost, mySeat) {

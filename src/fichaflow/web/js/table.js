@@ -250,6 +250,7 @@ export function renderTable(app) {
         h('div', { class: 'line-box' })),
       mirónBottom,
       aroundTheTable(app)),
+    app.chatSlot?.('table'),
     h('div', { class: 'status-area' },
       event ? h('p', { class: 'event' }, event) : null,
       h('p', { class: 'prompt' }, statusText(app),
