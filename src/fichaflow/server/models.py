@@ -123,3 +123,29 @@ class NodeRow(Base):
     """``http://10.0.0.20:8000``: plain HTTP on the private network (``--advertise``)."""
     seen: Mapped[int] = mapped_column(BigInteger, default=0)
     """Unix time in milliseconds when the server last said it was there."""
+
+
+class ChatReportRow(Base):
+    """A saying of the table talk that somebody reported (``report``, docs/protocol.md): the
+    words as they were said, who said them and who reported them, for whoever moderates. Talk
+    itself is never stored; a report is the one saying kept. A deleted account's reports, made
+    or received, go with it (``server/people.py``)."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    mesa: Mapped[str] = mapped_column(String(CODE_LENGTH), index=True)
+    saying: Mapped[int] = mapped_column(Integer)
+    """The saying's ``id`` in the mesa's talk (they start again when the mesa is reloaded)."""
+    text: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    speaker: Mapped[int] = mapped_column(Integer)
+    """The person id at the mesa of who said it."""
+    speaker_name: Mapped[str] = mapped_column(String(64))
+    speaker_role: Mapped[str] = mapped_column(String(8))
+    speaker_account: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    reporter: Mapped[int] = mapped_column(Integer)
+    reporter_name: Mapped[str] = mapped_column(String(64))
+    reporter_account: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    said_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    reported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

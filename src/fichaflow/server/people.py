@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, delete, or_, select, update
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.mesa import token_hash
-from fichaflow.server.models import PartidaRow, PersonRow
+from fichaflow.server.models import ChatReportRow, PartidaRow, PersonRow
 from fichaflow.server.service import TableService
 
 
@@ -33,12 +33,20 @@ mesa and in its partidas' records (which take the names from the mesa's people).
 
 def _rename(engine: Engine, people: list[tuple[str, int]], name: str) -> None:
     """The person's name becomes ``name`` at the mesa, and so in the names each of its
-    partidas was started with (``partidas.players``, what the records say)."""
+    partidas was started with (``partidas.players``, what the records say); the table talk's
+    reports of the person's words, and those the person made, are deleted."""
     with engine.begin() as connection:
         for code, person in people:
             old = connection.execute(
                 select(PersonRow.name).where(PersonRow.mesa == code, PersonRow.id == person)
             ).scalar()
+            # The table talk's reports of what the person said, and those they made, go too.
+            connection.execute(
+                delete(ChatReportRow).where(
+                    ChatReportRow.mesa == code,
+                    or_(ChatReportRow.speaker == person, ChatReportRow.reporter == person),
+                )
+            )
             if old is None:
                 continue
             connection.execute(

@@ -195,6 +195,14 @@ class Block(Strict):
     ref: Ref
 
 
+class Report(Strict):
+    """Report the saying ``id`` of the mesa's talk (stored for whoever moderates)."""
+
+    type: Literal["report"]
+    id: int
+    ref: Ref
+
+
 class Ping(Strict):
     type: Literal["ping"]
     ref: Ref
@@ -216,13 +224,14 @@ Intention = Annotated[
     | Configure
     | Say
     | Block
+    | Report
     | Ping,
     Field(discriminator="type"),
 ]
 INTENTION: TypeAdapter[Intention] = TypeAdapter(Intention)
 TYPES = (
     "hello", "play", "ready", "next_hand", "start", "sit", "stand", "queue", "unqueue", "seat_bot",
-    "clear_seat", "reorder", "configure", "say", "block", "ping",
+    "clear_seat", "reorder", "configure", "say", "block", "report", "ping",
 )  # fmt: skip
 
 

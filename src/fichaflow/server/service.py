@@ -46,7 +46,7 @@ from fichaflow.server.hub import CLOSE_RECONNECT, Connection
 from fichaflow.server.lobby import Lobby
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
 from fichaflow.server.settings import MIRONES_EVERY_SECONDS, MIRONES_SHOWN, bot_seed
-from fichaflow.server.talk import ChatMessage, Said, Talk, clean, phrase
+from fichaflow.server.talk import ChatMessage, Report, Said, Talk, clean, phrase, store_report
 
 log = logging.getLogger(__name__)
 
@@ -770,6 +770,9 @@ class TableService:
                     if c.person == me:
                         c.send({"type": "blocked", "people": people})
                 return
+            case p.Report(id=saying):
+                await self._report(room, conn, saying)
+                return
             case _:
                 raise FichaFlowError("server.hello_first")
         self._broadcast_mesa(room)
@@ -803,6 +806,33 @@ class TableService:
             listener_seated = c.person is not None and mesa.seat_of(c.person) is not None
             if talk.may_hear(said, c.person, listener_seated):
                 c.tell(said.text)
+
+    async def _report(self, room: Room, conn: Connection, saying: int) -> None:
+        """Store a saying this connection heard as reported (once per person and saying), and
+        tell the reporter's connection so."""
+        if conn.person is None:
+            raise FichaFlowError("server.chat_anonymous")
+        mesa, talk = room.mesa, room.talk
+        seated = mesa.seat_of(conn.person) is not None
+        said = talk.reportable(saying, conn.person, seated)
+        if (conn.person, saying) not in talk.reported:
+            speaker = mesa.people.get(said.message["person"])
+            reporter = mesa.people[conn.person]
+            report = Report(
+                mesa.code,
+                said.message,
+                speaker.account if speaker is not None else None,
+                reporter.id,
+                reporter.name,
+                reporter.account,
+            )
+            try:
+                await self.storage.run(store_report, self.storage.engine, report)
+            except Exception as exc:
+                log.error("could not store a report at mesa %s: %s", mesa.code, st.short_error(exc))
+                raise FichaFlowError("server.storage") from None
+            talk.reported.add((conn.person, saying))
+        conn.send({"type": "reported", "id": saying})
 
     # -- play ------------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ Mirones talk among themselves. While a hand is in play the server never sends a 
 a seated player's connection (no kibitzing, as in serious play); what mirones say between hands
 or after the partida everybody hears. A player's words reach everybody. A person never receives
 the words of somebody they blocked. The mesa keeps its last ``HISTORY`` messages in memory for
-reconnecting clients; they are not stored in the database (a restart forgets the talk).
+reconnecting clients; they are not stored in the database (a restart forgets the talk), except
+a saying somebody reports (:func:`store_report`, the ``chat_reports`` table).
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import time
 import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Final, Literal
 
+from sqlalchemy import Engine, insert
 from typing_extensions import TypedDict
 
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.server.models import ChatReportRow
 
 PHRASES: Final = (
     "buena",
@@ -65,6 +69,13 @@ class Blocked(TypedDict):
     people: list[int]
 
 
+class Reported(TypedDict):
+    """The answer to ``report``: the saying is stored for whoever moderates."""
+
+    type: Literal["reported"]
+    id: int
+
+
 @dataclass(frozen=True, slots=True)
 class Said:
     message: ChatMessage
@@ -100,6 +111,8 @@ class Talk:
     blocks: dict[int, set[int]] = field(default_factory=dict)
     """Blocker -> the people they blocked (for as long as the mesa is in this server's memory)."""
     count: int = 0
+    reported: set[tuple[int, int]] = field(default_factory=set)
+    """(reporter, saying id) already reported: a second report of the same saying stores nothing."""
 
     def check_rate(self, person: int, now: float | None = None) -> None:
         """Count one more saying of ``person``; a Spanish error (counting nothing) when they
@@ -129,3 +142,47 @@ class Talk:
 
     def visible(self, person: int | None, seated: bool) -> list[ChatMessage]:
         return [s.message for s in self.history if self.may_hear(s, person, seated)]
+
+    def reportable(self, saying: int, person: int, seated: bool) -> Said:
+        """The saying ``saying`` as ``person`` heard it; a Spanish error when the mesa's recent
+        talk has no such saying this person may hear, or it is their own."""
+        said = next((s for s in self.history if s.message["id"] == saying), None)
+        if said is None or not self.may_hear(said, person, seated):
+            raise FichaFlowError("server.chat_report_which", saying=saying)
+        if said.message["person"] == person:
+            raise FichaFlowError("server.chat_report_own")
+        return said
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A reported saying, as stored: the words, the mesa, who said them and who reported."""
+
+    mesa: str
+    message: ChatMessage
+    speaker_account: str | None
+    reporter: int
+    reporter_name: str
+    reporter_account: str | None
+
+
+def store_report(engine: Engine, report: Report) -> None:
+    message = report.message
+    with engine.begin() as connection:
+        connection.execute(
+            insert(ChatReportRow).values(
+                mesa=report.mesa,
+                saying=message["id"],
+                text=message["text"],
+                phrase=message["phrase"],
+                speaker=message["person"],
+                speaker_name=message["name"],
+                speaker_role=message["role"],
+                speaker_account=report.speaker_account,
+                reporter=report.reporter,
+                reporter_name=report.reporter_name,
+                reporter_account=report.reporter_account,
+                said_at=datetime.fromtimestamp(message["at"] / 1000, UTC),
+                reported_at=datetime.now(UTC),
+            )
+        )

@@ -27,7 +27,7 @@ from fichaflow.core.tiles import bits, name
 from fichaflow.core.view import TurnJson, ViewJson, seat_views
 from fichaflow.http import ErrorMessage, error_body
 from fichaflow.server.mesa import HandInfo, Mesa, MesaStatus, MoveResult
-from fichaflow.server.talk import Blocked, ChatMessage
+from fichaflow.server.talk import Blocked, ChatMessage, Reported
 
 Ref = str | int | None
 """The ``ref`` a client put in its message, echoed in the error it caused."""
@@ -288,6 +288,7 @@ Message = (
     | Status
     | ChatMessage
     | Blocked
+    | Reported
     | ErrorMessage
     | Pong
 )

@@ -17,7 +17,6 @@ import { t } from './i18n.js';
 const PHRASES = ['buena', 'que_mano', 'paso', 'capicua', 'tranque', 'se_enfria', 'gracias', 'buena_partida'];
 const MAX_CHARS = 200; // the server's limit (server/talk.py MAX_CHARS)
 const KEEP = 100;
-const REPORTS = false;
 const WIDE = '(min-width: 1100px) and (min-height: 560px)';
 
 const talk = {
@@ -271,7 +270,7 @@ function block(person, on) {
 
 /** «Denunciar este mensaje» (once a saying). */
 function reportButton(message) {
-  if (!REPORTS || talk.reported.has(message.id)) return null;
+  if (talk.reported.has(message.id)) return null;
   return h('button', { type: 'button', class: 'secondary small',
     dataset: { key: `report-${message.id}` }, onclick: () => report(message) }, t('chat.report'));
 }
