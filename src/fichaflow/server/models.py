@@ -149,3 +149,15 @@ class ChatReportRow(Base):
     reporter_account: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     said_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     reported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatBlockRow(Base):
+    """A signed-in player blocked another account in the table talk: the server sends the
+    blocker none of that account's words, at any mesa. (A block involving a guest lasts as long
+    as the mesa is in memory.) A deleted account's blocks, made or received, go with it."""
+
+    __tablename__ = "chat_blocks"
+
+    blocker: Mapped[str] = mapped_column(String(32), primary_key=True)
+    blocked: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -46,7 +46,17 @@ from fichaflow.server.hub import CLOSE_RECONNECT, Connection
 from fichaflow.server.lobby import Lobby
 from fichaflow.server.mesa import Mesa, MoveResult, new_code, token_hash
 from fichaflow.server.settings import MIRONES_EVERY_SECONDS, MIRONES_SHOWN, bot_seed
-from fichaflow.server.talk import ChatMessage, Report, Said, Talk, clean, phrase, store_report
+from fichaflow.server.talk import (
+    ChatMessage,
+    Report,
+    Said,
+    Talk,
+    clean,
+    phrase,
+    store_block,
+    store_report,
+    stored_blocks,
+)
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +155,12 @@ class Room:
     talk: Talk = field(default_factory=Talk)
     """The table talk: in this server's memory only (a restart, or the mesa leaving memory,
     forgets it)."""
+
+    def __post_init__(self) -> None:
+        self.talk.accounts = self._accounts
+
+    def _accounts(self) -> dict[int, str]:
+        return {pid: who.account for pid, who in self.mesa.people.items() if who.account}
 
     def backoff(self) -> float:
         """Seconds to wait before the server's own next try after ``failures`` failed commits:
@@ -617,12 +633,15 @@ class TableService:
                 person = entry[1]
                 account = checked.mesa.people[person].account
         await self.know_ratings(account)  # for the lobby: a signed-in player's ratings
+        blocks = await self._stored_blocks(account)
         await self.leave(conn)
         async with self.locked(hello.code) as room:
             conn.code, conn.person = hello.code, person
             conn.greeted = True
             conn.resync = functools.partial(self._resync, room, conn)
             room.connections.add(conn)
+            if person is not None and blocks is not None:
+                room.talk.stored[person] = blocks
             if person is not None:
                 room.away_since.pop(person, None)
                 back = room.mesa.reclaim(person)
@@ -765,7 +784,12 @@ class TableService:
                 me = self._person(room, conn)
                 if other == me or other not in mesa.people:
                     raise FichaFlowError("server.chat_block_who", person=other)
-                people = room.talk.block(me, other, on)
+                # Between two accounts the block is stored; with a guest, this mesa's only.
+                mine, theirs = mesa.people[me].account, mesa.people[other].account
+                kept = theirs if mine is not None and mine != theirs else None
+                if mine is not None and kept is not None:
+                    await self._store_block(mine, kept, on)
+                people = room.talk.block(me, other, on, kept)
                 for c in room.connections:
                     if c.person == me:
                         c.send({"type": "blocked", "people": people})
@@ -806,6 +830,24 @@ class TableService:
             listener_seated = c.person is not None and mesa.seat_of(c.person) is not None
             if talk.may_hear(said, c.person, listener_seated):
                 c.tell(said.text)
+
+    async def _stored_blocks(self, account: str | None) -> set[str] | None:
+        """The accounts a signed-in person blocked (None for a guest, or when they cannot be
+        read: the talk goes on with the blocks this server remembers)."""
+        if account is None:
+            return None
+        try:
+            return await self.storage.run(stored_blocks, self.storage.engine, account)
+        except Exception as exc:
+            log.warning("could not read an account's blocks: %s", st.short_error(exc))
+            return None
+
+    async def _store_block(self, blocker: str, blocked: str, on: bool) -> None:
+        try:
+            await self.storage.run(store_block, self.storage.engine, blocker, blocked, on)
+        except Exception as exc:
+            log.error("could not store a block: %s", st.short_error(exc))
+            raise FichaFlowError("server.storage") from None
 
     async def _report(self, room: Room, conn: Connection, saying: int) -> None:
         """Store a saying this connection heard as reported (once per person and saying), and

@@ -13,15 +13,16 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Final, Literal
 
-from sqlalchemy import Engine, insert
+from sqlalchemy import Engine, delete, insert, select
 from typing_extensions import TypedDict
 
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.server.models import ChatReportRow
+from fichaflow.server.models import ChatBlockRow, ChatReportRow
 
 PHRASES: Final = (
     "buena",
@@ -110,6 +111,11 @@ class Talk:
     recent: dict[int, deque[float]] = field(default_factory=dict)
     blocks: dict[int, set[int]] = field(default_factory=dict)
     """Blocker -> the people they blocked (for as long as the mesa is in this server's memory)."""
+    stored: dict[int, set[str]] = field(default_factory=dict)
+    """A signed-in person -> the accounts they blocked, as stored (``chat_blocks``): read at
+    each of their hellos, so a block between accounts holds at every mesa and after a restart."""
+    accounts: Callable[[], Mapping[int, str]] = dict
+    """The mesa's signed-in people (person id -> account), set by the room."""
     count: int = 0
     reported: set[tuple[int, int]] = field(default_factory=set)
     """(reporter, saying id) already reported: a second report of the same saying stores nothing."""
@@ -124,16 +130,33 @@ class Talk:
             raise FichaFlowError("server.chat_rate", count=RATE_COUNT, seconds=wait)
         said.append(now)
 
-    def block(self, blocker: int, blocked: int, on: bool) -> list[int]:
+    def block(self, blocker: int, blocked: int, on: bool, account: str | None = None) -> list[int]:
+        """``blocker`` blocks ``blocked`` (or no longer, ``on`` false); ``account``, the
+        blocked person's when both are signed in, is the stored block's."""
         people = self.blocks.setdefault(blocker, set())
-        if on:
+        kept = self.stored.setdefault(blocker, set())
+        if on and account is not None:
+            kept.add(account)  # (not this mesa's own: unblocked elsewhere, unblocked here)
+        elif on:
             people.add(blocked)
         else:
             people.discard(blocked)
-        return sorted(people)
+            if account is not None:
+                kept.discard(account)
+        return sorted(self.blocked_by(blocker))
 
     def blocked_by(self, person: int | None) -> set[int]:
-        return self.blocks.get(person, set()) if person is not None else set()
+        """Whose words ``person`` never receives: those blocked at this mesa, and everybody
+        here signed in with an account ``person`` blocked."""
+        if person is None:
+            return set()
+        mine = self.blocks.get(person, set())
+        kept = self.stored.get(person)
+        if not kept:
+            return mine
+        return mine | {
+            q for q, account in self.accounts().items() if account in kept and q != person
+        }
 
     def may_hear(self, said: Said, person: int | None, seated: bool) -> bool:
         if seated and said.in_hand:
@@ -186,3 +209,28 @@ def store_report(engine: Engine, report: Report) -> None:
                 reported_at=datetime.now(UTC),
             )
         )
+
+
+def stored_blocks(engine: Engine, account: str) -> set[str]:
+    """The accounts ``account`` blocked."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(ChatBlockRow.blocked).where(ChatBlockRow.blocker == account)
+        ).scalars()
+        return set(rows)
+
+
+def store_block(engine: Engine, blocker: str, blocked: str, on: bool) -> None:
+    """Keep (or, ``on`` false, forget) that account ``blocker`` blocked account ``blocked``."""
+    with engine.begin() as connection:
+        connection.execute(
+            delete(ChatBlockRow).where(
+                ChatBlockRow.blocker == blocker, ChatBlockRow.blocked == blocked
+            )
+        )
+        if on:
+            connection.execute(
+                insert(ChatBlockRow).values(
+                    blocker=blocker, blocked=blocked, created_at=datetime.now(UTC)
+                )
+            )
