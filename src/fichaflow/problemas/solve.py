@@ -18,7 +18,7 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import bits, name, parse
 from fichaflow.search.engine import FastHand, from_core
 from fichaflow.search.solver import Solver
-from fichaflow.search.value import Valuer
+from fichaflow.search.value import valuer_for
 
 
 def deal_json(deal: Deal) -> dict[str, Any]:
@@ -91,8 +91,7 @@ class Exact:
         self.rules = rules
         self.seat = seat
         self.team = rules.team_of(seat)
-        self.scale = 1.0 / (rules.teams - 1)
-        self.solver = Solver(Valuer(rules), self.team, budget)
+        self.solver = Solver(valuer_for(rules), self.team, budget)
         self._fresh = True
 
     def move_values(self, hand: Hand) -> list[tuple[Move, float]]:
@@ -102,7 +101,8 @@ class Exact:
             self._fresh = False
         moves = choices(hand)
         values = self.solver.move_values(fast, [from_core(m) for m in moves])
-        return [(m, v * self.scale) for m, v in zip(moves, values, strict=True)]
+        tantos = self.solver.valuer.tantos
+        return [(m, tantos(v)) for m, v in zip(moves, values, strict=True)]
 
     def solve(self, hand: Hand) -> Solved:
         """``hand``'s values and best line; the player to move must be :attr:`seat`."""

@@ -47,9 +47,26 @@ class Valuer:
             self._memo[key] = found
         return found
 
+    def tantos(self, value: float) -> float:
+        """A :meth:`value` in tantos net of the others': with three teams, of their average (the
+        value counts each other team once, so it is divided by how many there are)."""
+        return value / (self.teams - 1)
+
     def value(self, key: EndKey, team: int) -> int:
         """``team``'s gain against the others': its gain times the number of other teams minus
         their gains (with two teams, simply the point difference of the hand)."""
         gains = self.gains(key)
         mine = gains[team]
         return mine * self.teams - sum(gains)
+
+
+_valuers: dict[Rules, Valuer] = {}
+
+
+def valuer_for(rules: Rules) -> Valuer:
+    """One memoized scorekeeper per table's rules, shared by every search in the process that
+    asks for it (the Repaso's evaluations, the problemas' solving)."""
+    found = _valuers.get(rules)
+    if found is None:
+        found = _valuers[rules] = Valuer(rules)
+    return found
