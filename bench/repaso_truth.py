@@ -1,45 +1,59 @@
 """How close the Repaso's expected values come to an exact reference in mid-hand.
 
-Before ``exact_after`` tiles are on the line (12 at ``normal``) the Repaso finishes each sampled
-deal with playouts (gallo's policy), not exactly. The reference of a decision here: ``--deals``
-deals of the hidden tiles consistent with what the seat saw, drawn by the sampler and counted
-alike (no play-model weights, so as near uniform as the sampler deals), each solved exactly with
-every hand visible; a move's reference value is its mean over them (in tantos, net of the
-rivals', as the Repaso counts). Positions: the decisions of hands played by ``jugador`` bots
-(as ``bench/repaso_speed.py`` deals them) with between ``--min-line`` and ``exact_after - 1`` tiles
-on the line, where solving every deal is affordable. For each it prints the Repaso's best move
-against the reference's, and the mean |difference| over the moves; then the share of positions
-where the Repaso's best move is the reference's (or worth the same in it) and the mean difference.
+The reference of a decision: ``--deals`` deals of the hidden tiles consistent with what the seat
+saw, drawn by the sampler and counted alike (no play-model weights, so as near uniform as the
+sampler deals), each solved exactly with every hand visible; a move's reference value is its mean
+over them (in tantos, net of the rivals', as the Repaso counts; in ``tres`` the solver's value,
+both rivals together against the seat, as the Repaso's solved deals count it). Positions: the
+decisions of hands played by ``jugador`` bots (as ``bench/repaso_speed.py`` deals them) with
+``--min-line`` to ``--max-line`` tiles on the line, where solving every deal is affordable.
 
-    python bench/repaso_truth.py                       # 2 hands per mode, 30 deals each
+For each decision it prints whether the Repaso's best move is the reference's (or worth the same
+in it), what the reference says the Repaso's best loses, with the reference's standard error, and
+the mean |difference| over the moves. At the end: the share of decisions with the same best move
+and with a best move within 2 of the reference's standard errors (95% Wilson intervals), the mean
+|difference| (95% interval), how far each move's cost is from the reference's, and how many
+«mistake» labels name a move the reference cannot tell from its best (within 2 standard errors).
+
+    python bench/repaso_truth.py                       # 2 hands per mode, 100 deals each
     python bench/repaso_truth.py --hands 1 --modes venezuela --deals 60
+    python bench/repaso_truth.py --exact-after 99      # the playouts alone, uncorrected
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import platform
 import random
 import statistics
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from fichaflow.core.view import SeatView
-from fichaflow.review.evaluate import GALLO, evaluate, valuer_for
+from fichaflow.review.evaluate import GALLO, MISTAKE, evaluate
 from fichaflow.review.hand import decision_points, fresh, view_at
 from fichaflow.review.precision import PRECISIONS
 from fichaflow.search.decide import DealSearch, candidates
 from fichaflow.search.engine import FastHand
 from fichaflow.search.solver import Solver
+from fichaflow.search.value import valuer_for
 from repaso_speed import play  # the bench's hands (this script's folder is on the path)
 
 
-def reference(view: SeatView, deals: int, seed: int) -> tuple[list[int], list[float], float]:
-    """Each candidate's mean exact value over ``deals`` consistent deals, and the standard error
-    of the best one's mean."""
-    rules = view.rules
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """Each candidate's mean exact value over the deals solved, and for each one the standard
+    error of its paired difference from the reference's best (0 for the best itself)."""
+
+    means: list[float]
+    gap_se: list[float]
+
+
+def reference(view: SeatView, deals: int, seed: int) -> Reference:
+    """Each candidate's mean exact value over ``deals`` consistent deals, counted alike."""
     codes = [code for code, _ in candidates(view)]
-    valuer = valuer_for(rules)
+    valuer = valuer_for(view.rules)
     search = DealSearch(view, codes, valuer, random.Random(seed), replace(GALLO, belief=0.0))
     solver = Solver(valuer, search.team)
 
@@ -47,36 +61,65 @@ def reference(view: SeatView, deals: int, seed: int) -> tuple[list[int], list[fl
         solver.reset_table(fast)
         return solver.move_values(fast, moves)
 
-    scale = 1.0 / (rules.teams - 1)
-    rows = [[v * scale for v in deal.values] for deal in search.deals(deals, solve)]
+    rows = [[valuer.tantos(v) for v in deal.values] for deal in search.deals(deals, solve)]
     means = [statistics.fmean(col) for col in zip(*rows, strict=True)]
     best = max(range(len(codes)), key=lambda i: means[i])
-    se = statistics.stdev(r[best] for r in rows) / len(rows) ** 0.5 if len(rows) > 1 else 0.0
-    return codes, means, se
+    gap_se = []
+    for i in range(len(codes)):
+        gaps = [r[best] - r[i] for r in rows]
+        gap_se.append(statistics.stdev(gaps) / len(rows) ** 0.5 if len(rows) > 1 else 0.0)
+    return Reference(means, gap_se)
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a share."""
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def mean_interval(xs: list[float]) -> tuple[float, float]:
+    """A 95% interval of a mean (normal approximation)."""
+    m = statistics.fmean(xs)
+    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0
+    return m - half, m + half
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2, help="hands per mode")
-    parser.add_argument("--deals", type=int, default=30, help="deals solved for each reference")
-    parser.add_argument("--modes", default="venezuela,tres")
+    parser.add_argument("--deals", type=int, default=100, help="deals solved for each reference")
+    parser.add_argument("--modes", default="venezuela,mano_a_mano,tres")
     parser.add_argument("--precision", default="normal")
-    parser.add_argument("--min-line", type=int, default=7, help="fewest tiles on the line")
+    parser.add_argument("--min-line", type=int, default=6, help="fewest tiles on the line")
+    parser.add_argument("--max-line", type=int, default=11, help="most tiles on the line")
     parser.add_argument("--exact-after", type=int, help="the precision's, changed (to try it)")
     parser.add_argument("--nodes", type=int, help="the precision's nodes a deal, changed")
+    parser.add_argument("--exact-total", type=int, help="the precision's nodes a decision")
+    parser.add_argument(
+        "--per-mode", type=int, default=10**9, help="at most so many decisions a mode"
+    )
     args = parser.parse_args()
     level = PRECISIONS[args.precision]
-    phase_end = level.exact_after  # the phase judged: before the precision solves deals
     if args.exact_after is not None:
         level = replace(level, exact_after=args.exact_after)
     if args.nodes is not None:
         level = replace(level, nodes=args.nodes)
-    agree = []
-    gaps = []
+    if args.exact_total is not None:
+        level = replace(level, exact_total=args.exact_total)
+    agree: list[bool] = []
+    agree_noise: list[bool] = []
+    gaps: list[float] = []
+    cost_gaps: list[float] = []
+    mistakes = unconfirmed = 0
+    solved_share: list[float] = []
     start = time.process_time()
-    print(f"Python {platform.python_version()}; {args.precision} against {args.deals} deals "
-          "solved exactly, per decision")  # fmt: skip
+    print(f"Python {platform.python_version()}; {args.precision} (exact_after "
+          f"{level.exact_after}, {level.nodes} nodes a deal, {level.exact_total} a decision) "
+          f"against {args.deals} deals solved exactly, per decision")  # fmt: skip
     for preset in args.modes.split(","):
+        taken = len(agree) + args.per_mode
         for number in range(args.hands):
             subject = play(preset, number)
             for seat in range(subject.rules.seats):
@@ -84,30 +127,55 @@ def main() -> None:
                 hand = fresh(subject)
                 for index, turn in enumerate(subject.hand.history):
                     line = hand.line_mask.bit_count()
-                    if index in points and args.min_line <= line < phase_end:
+                    wanted = len(agree) < taken
+                    if wanted and index in points and args.min_line <= line <= args.max_line:
                         view = view_at(subject, hand, seat)
-                        _, means, se = reference(view, args.deals, index)
+                        ref = reference(view, args.deals, index)
                         found = evaluate(view, level)
-                        mine = {m.move: m.points.mean for m in found.moves}
+                        solved_share.append(found.exact_samples / found.samples)
                         moves = [m for _, m in candidates(view)]
-                        diffs = [abs(mine[m] - means[i]) for i, m in enumerate(moves)]
+                        mine = {m.move: m for m in found.moves}
+                        means = ref.means
+                        diffs = [abs(mine[m].points.mean - means[i]) for i, m in enumerate(moves)]
                         best_ref = max(means)
                         chosen = moves.index(found.best.move)
-                        same = means[chosen] >= best_ref - 1e-9
+                        loss = best_ref - means[chosen]
+                        same = loss <= 1e-9
                         agree.append(same)
+                        agree_noise.append(loss <= 2 * ref.gap_se[chosen])
                         gaps.append(statistics.fmean(diffs))
+                        for i, m in enumerate(moves):
+                            mv = mine[m]
+                            ref_cost = means[chosen] - means[i]
+                            if m != found.best.move:
+                                cost_gaps.append(abs(mv.cost.mean - ref_cost))
+                            if mv.verdict == MISTAKE:
+                                mistakes += 1
+                                # within the reference's uncertainty of the best move's value
+                                unconfirmed += best_ref - means[i] <= 2 * ref.gap_se[i]
                         print(f"{preset} hand {number} seat {seat} move {index} line {line}: "
                               f"{'same best' if same else 'other best'} (reference loses "
-                              f"{best_ref - means[chosen]:.1f} ± {se:.1f}), mean |difference| "
-                              f"{gaps[-1]:.1f}", flush=True)  # fmt: skip
+                              f"{loss:.1f} ± {ref.gap_se[chosen]:.1f}), mean |difference| "
+                              f"{gaps[-1]:.1f}, {found.exact_samples}/{found.samples} deals "
+                              "solved", flush=True)  # fmt: skip
                     hand.push(turn.move)
     if not agree:
         print("no decision in that phase")
         return
-    share = 100 * sum(agree) / len(agree)
-    print(f"{len(agree)} decisions: best move as the reference's in {sum(agree)} ({share:.0f}%), "
-          f"mean |difference| {statistics.fmean(gaps):.2f} tantos (median "
-          f"{statistics.median(gaps):.2f}); {time.process_time() - start:.0f} CPU s")  # fmt: skip
+    n = len(agree)
+    low, high = wilson(sum(agree), n)
+    low2, high2 = wilson(sum(agree_noise), n)
+    g_low, g_high = mean_interval(gaps)
+    print(f"{n} decisions: best move as the reference's in {sum(agree)} ({100 * sum(agree) / n:.0f}"
+          f"%, 95% {100 * low:.0f}-{100 * high:.0f}%), within 2 of the reference's standard errors "
+          f"in {sum(agree_noise)} ({100 * low2:.0f}-{100 * high2:.0f}%); mean |difference| "
+          f"{statistics.fmean(gaps):.2f} tantos (95% {g_low:.2f}-{g_high:.2f}, median "
+          f"{statistics.median(gaps):.2f}); a move's cost against the reference's: mean "
+          f"|difference| {statistics.fmean(cost_gaps):.2f}, 90th percentile "
+          f"{statistics.quantiles(cost_gaps, n=10)[-1]:.2f}; {mistakes} «mistake» labels, "
+          f"{unconfirmed} of them within 2 of the reference's standard errors of its best; "
+          f"deals solved {100 * statistics.fmean(solved_share):.0f}% on average; "
+          f"{time.process_time() - start:.0f} CPU s")  # fmt: skip
 
 
 if __name__ == "__main__":

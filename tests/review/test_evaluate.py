@@ -3,6 +3,8 @@ the view leaves nothing hidden, and flags a move that throws points away."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -10,7 +12,19 @@ from hypothesis import strategies as st
 from fichaflow.core import record
 from fichaflow.core.hand import Move
 from fichaflow.core.tiles import parse
-from fichaflow.review.evaluate import BEST, GOOD, MISTAKE, evaluate, hindsight, nothing_hidden
+from fichaflow.review.evaluate import (
+    BEST,
+    GOOD,
+    MIN_SOLVED,
+    MISTAKE,
+    NOISE,
+    PLAYOUT_ERROR,
+    corrected,
+    evaluate,
+    hindsight,
+    nothing_hidden,
+    weighted,
+)
 from fichaflow.review.hand import decision_points, hand_of, review_decision, review_hand
 from fichaflow.review.precision import PRECISIONS, Precision
 from tests.marks import slow_except
@@ -180,3 +194,53 @@ def test_the_move_played_is_always_one_of_the_ranked_moves(preset: str) -> None:
                     assert view.left == view.right and decision.played.end is not None
                     mirrored += 1
     assert mirrored  # the case this test is about did come up
+
+
+def test_the_solved_deals_correct_the_playouts_bias_and_count_in_the_uncertainty() -> None:
+    """Playouts that overrate a move by 5 tantos on every deal: the deals solved exactly measure
+    that error and take it away; with every deal solved the estimate is the exact mean."""
+    rng = random.Random(7)
+    exact = [rng.uniform(-30, 30) for _ in range(200)]
+    played = [e + 5 + rng.uniform(-3, 3) for e in exact]
+    weights = [rng.uniform(0.5, 1.5) for _ in exact]
+    truth = weighted(exact, weights)
+    fixed = corrected(played, exact[:40], weights)
+    assert abs(fixed.mean - truth.mean) < 3 * fixed.se
+    assert abs(weighted(played, weights).mean - truth.mean) > 4
+    everything = corrected(played, exact, weights)
+    assert everything.mean == pytest.approx(truth.mean)
+    assert everything.se == pytest.approx(truth.se)
+
+
+def test_a_salida_weighed_by_playouts_alone_states_their_error_and_calls_no_small_mistake() -> None:
+    """At the first decision no deal is solved: every cost's ± counts what playouts may miss,
+    so a move is a mistake only when it costs more than twice that."""
+    seen = 0
+    for preset in ("venezuela", "tres"):
+        subject = played(preset, 2, forced_first=False)
+        seat = subject.hand.leader
+        index = decision_points(subject, seat)[0]
+        found = evaluate(view_of(subject, replay_to(subject, index)), PRECISIONS["normal"])
+        assert found.exact_samples == 0
+        for move in found.moves[1:]:
+            seen += 1
+            assert move.cost.se >= PLAYOUT_ERROR
+            assert move.verdict != MISTAKE or move.cost.mean > NOISE * PLAYOUT_ERROR
+    assert seen
+
+
+def test_mid_hand_at_normal_solves_deals_exactly() -> None:
+    """From ``exact_after`` tiles on the line some deals are solved (those the budget allows),
+    and the first ones: the solving stops at the first deal that does not fit."""
+    normal = PRECISIONS["normal"]
+    checked = 0
+    for seed in range(4):
+        subject = played("venezuela", seed, forced_first=False)
+        for seat in range(4):
+            for index in decision_points(subject, seat):
+                view = view_of(subject, replay_to(subject, index))
+                if normal.exact_after <= len(view.line) < 10 and checked < 3:
+                    found = evaluate(view, normal)
+                    assert found.exact_samples >= MIN_SOLVED
+                    checked += 1
+    assert checked

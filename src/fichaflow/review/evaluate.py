@@ -34,7 +34,7 @@ from fichaflow.search.decide import Budget, DealSearch, candidates, seeded_strea
 from fichaflow.search.engine import FastHand, from_core
 from fichaflow.search.sampler import UnreadableView
 from fichaflow.search.solver import OutOfNodes, Solver
-from fichaflow.search.value import Valuer
+from fichaflow.search.value import valuer_for
 
 GALLO: Final = Budget()
 """gallo's own settings: its playout policy (``greedy``) and how it weights deals (``belief``)."""
@@ -45,16 +45,6 @@ MIN_COST: Final = 1.0
 """Below this many points on average, a worse move is not called a mistake."""
 
 BEST, GOOD, MISTAKE = "best", "good", "mistake"
-
-_valuers: dict[Rules, Valuer] = {}
-
-
-def valuer_for(rules: Rules) -> Valuer:
-    """One memoized scorekeeper per table's rules, shared by every evaluation in the process."""
-    found = _valuers.get(rules)
-    if found is None:
-        found = _valuers[rules] = Valuer(rules)
-    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +125,15 @@ def evaluate(
 ) -> Evaluation:
     """Weigh every candidate move of the seat to play in ``view``, from that view alone; the
     exact solving of its deals may use ``exact_nodes`` (by default the precision's
-    ``exact_total``)."""
+    ``exact_total``).
+
+    Every deal is played out after each candidate, and once ``exact_after`` tiles are on the
+    line (or nothing is left to guess) the first deals are also solved exactly, as many as the
+    budget allows. The playouts' mean over all deals is then corrected by their mean error on
+    the solved deals (a control variate): with every deal solved that is the exact mean, with
+    some it removes the playouts' bias, and its own uncertainty is part of the stated one. With
+    fewer than :data:`MIN_SOLVED` deals solved the playouts stand alone, and the standard error
+    also counts :data:`PLAYOUT_ERROR`, what playouts are measured to miss."""
     if view.seat is None or not view.my_turn or not view.legal:
         raise FichaFlowError("review.not_deciding")
     rules = view.rules
@@ -158,48 +156,77 @@ def evaluate(
     if len(view.line) >= precision.exact_after or nothing_hidden(view):
         limit = precision.exact_total if exact_nodes is None else exact_nodes
         solving = _DealByDeal(solver, precision.nodes, limit)
-    scale = 1.0 / (rules.teams - 1)
-    values: list[list[float]] = [[] for _ in codes]
-    wins: list[list[float]] = [[] for _ in codes]
-    weights: list[float] = []
-    exact_samples = 0
+    tantos = valuer.tantos
+    deals: list[_Deal] = []
     for deal in search.deals(precision.samples, solving):
-        exact_samples += deal.exact
-        for i, (value, ahead) in enumerate(zip(deal.values, deal.ahead, strict=True)):
-            values[i].append(value * scale)
-            wins[i].append(ahead)
-        weights.append(deal.weight)
-    if not weights:
+        exact = None if solving is None else solving.last
+        deals.append(
+            _Deal(deal.weight, [tantos(v) for v in deal.values], deal.ahead,
+                  None if exact is None else [tantos(v) for v in exact])
+        )  # fmt: skip
+    if not deals:
         raise FichaFlowError("review.unreadable")
-    moves = _judge_moves([m for _, m in choices], values, wins, weights)
-    return Evaluation(seat, moves, precision.name, len(weights), exact_samples, search.playouts,
+    moves = _judge_moves([m for _, m in choices], deals)
+    solved = sum(1 for d in deals if d.exact is not None)
+    return Evaluation(seat, moves, precision.name, len(deals), solved, search.playouts,
                       solver.nodes)  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class _Deal:
+    """One sampled deal in tantos: its weight, each candidate's playout value and chance of
+    coming out ahead, and its exact values when it was solved."""
+
+    weight: float
+    played: list[float]
+    ahead: list[float]
+    exact: list[float] | None
+
+
 class _DealByDeal:
-    """The Repaso's way of solving: each deal within a node budget of its own (past it, that deal
-    is played out), all of them within ``limit``; late in a hand many samples deal the same
-    hidden hands (with nothing left to guess, all of them), and a deal solved once is not solved
-    again."""
+    """The Repaso's way of solving: the deals in the order dealt, each within a node budget of
+    its own, all of them within ``limit``; the first deal that does not fit ends the solving (so
+    the solved deals stay a fair share of all the deals, not the easy ones). Each deal is played
+    out all the same (``__call__`` answers None), its exact values left in :attr:`last`. Late in
+    a hand many samples deal the same hidden hands (with nothing left to guess, all of them),
+    and a deal solved once is not solved again."""
 
     def __init__(self, solver: Solver, nodes: int, limit: int) -> None:
         self.solver = solver
         self.nodes = nodes
         self.limit = limit
         self.solved: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
+        self.last: list[int] | None = None
+        self.stopped = False
 
-    def __call__(self, fast: FastHand, codes: list[int]) -> list[int] | None:
+    def __call__(self, fast: FastHand, codes: list[int]) -> None:
+        self.last = None
+        if self.stopped:
+            return None
         key = (tuple(fast.hands), tuple(fast.stock[fast.stock_pos :]))
         found = self.solved.get(key)
         solver = self.solver
-        if found is None and solver.nodes < self.limit:
+        if found is None:
+            if solver.nodes >= self.limit:
+                self.stopped = True
+                return None
             solver.reset_table(fast)
-            solver.budget = solver.nodes + self.nodes
+            solver.budget = min(solver.nodes + self.nodes, self.limit)
             try:
                 found = self.solved[key] = solver.move_values(fast, codes)
             except OutOfNodes:
+                self.stopped = True
                 return None
-        return found
+        self.last = found
+        return None
+
+
+MIN_SOLVED: Final = 30
+"""Fewest deals solved exactly for their error to correct the playouts' mean."""
+PLAYOUT_ERROR: Final = 5.0
+"""What the playouts' mean may miss by, in tantos, when too few deals are solved to measure it:
+it is added (as a standard error of its own) to the uncertainty of values and costs so found
+(``bench/repaso_truth.py`` measures it; figures in ``docs/benchmarks.md``)."""
 
 
 def weighted(samples: Sequence[float], weights: Sequence[float]) -> Estimate:
@@ -211,29 +238,101 @@ def weighted(samples: Sequence[float], weights: Sequence[float]) -> Estimate:
     return Estimate(mean, math.sqrt(spread) / total)
 
 
-def _judge_moves(
-    moves: list[Move], values: list[list[float]], wins: list[list[float]], weights: list[float]
-) -> tuple[MoveValue, ...]:
+def corrected(
+    played: Sequence[float],
+    exact: Sequence[float],
+    weights: Sequence[float],
+    slope: float = 1.0,
+) -> Estimate:
+    """The exact values' weighted mean over the first ``len(exact)`` deals, the ones solved,
+    corrected by how far the playouts' mean over all deals lies from their mean over the solved
+    ones, times ``slope`` (a regression estimator: with ``slope`` 1, the playouts' mean plus
+    their mean error on the solved deals). Its standard error counts both terms and how they move
+    together; with every deal solved it is the exact values' own mean and error."""
+    n = len(exact)
+    wall, wsolved = sum(weights), sum(weights[:n])
+    p = sum(w * x for w, x in zip(weights, played, strict=False)) / wall
+    rest = [e - slope * x for e, x in zip(exact, played, strict=False)]
+    d = sum(w * x for w, x in zip(weights, rest, strict=False)) / wsolved
+    var_p = sum(w * w * (x - p) ** 2 for w, x in zip(weights, played, strict=False)) / wall**2
+    var_d = sum(w * w * (x - d) ** 2 for w, x in zip(weights, rest, strict=False)) / wsolved**2
+    both = sum(
+        w * w * (x - p) * (y - d) for w, x, y in zip(weights, played, rest, strict=False)
+    ) / (wall * wsolved)
+    spread = var_d + slope * slope * var_p + 2 * slope * both
+    return Estimate(slope * p + d, math.sqrt(max(0.0, spread)))
+
+
+def slope_of(
+    played: Sequence[Sequence[float]], exact: Sequence[Sequence[float]], weights: Sequence[float]
+) -> float:
+    """How much of the playouts' departures from their mean the exact values follow, pooled
+    over the moves' columns on the solved deals (the least-squares slope, kept within 0 to 2):
+    the best ``slope`` for :func:`corrected`, the same for every move so that costs remain the
+    differences of values."""
+    n = len(exact[0]) if exact else 0
+    if n < 2:
+        return 1.0
+    w = weights[:n]
+    total = sum(w)
+    across = spread = 0.0
+    for xs, es in zip(played, exact, strict=True):
+        mx = sum(a * b for a, b in zip(w, xs, strict=False)) / total
+        me = sum(a * b for a, b in zip(w, es, strict=True)) / total
+        for a, x, e in zip(w, xs, es, strict=False):
+            across += a * (x - mx) * (e - me)
+            spread += a * (x - mx) ** 2
+    return min(2.0, max(0.0, across / spread)) if spread > 0 else 1.0
+
+
+def _estimate(
+    played: Sequence[float],
+    exact: Sequence[float],
+    weights: Sequence[float],
+    allowance: float = PLAYOUT_ERROR,
+    slope: float = 1.0,
+) -> Estimate:
+    """The value of one column of the deals (see :func:`evaluate`); ``allowance``: what the
+    playouts may miss by when they stand alone."""
+    if len(exact) == len(played):
+        return weighted(exact, weights)
+    if len(exact) >= MIN_SOLVED:
+        return corrected(played, exact, weights, slope)
+    found = weighted(played, weights)
+    return Estimate(found.mean, math.hypot(found.se, allowance))
+
+
+def _judge_moves(moves: list[Move], deals: list[_Deal]) -> tuple[MoveValue, ...]:
     """Means, the best move, each move's paired cost against it and its verdict, best first."""
-    points = [weighted(v, weights) for v in values]
-    chance = [weighted(w, weights) for w in wins]
+    weights = [d.weight for d in deals]
+    solved = [d for d in deals if d.exact is not None]
+    assert all(d.exact is not None for d in deals[: len(solved)]), "solved deals come first"
+    count = range(len(moves))
+    played = [[d.played[i] for d in deals] for i in count]
+    exact = [[d.exact[i] for d in solved if d.exact is not None] for i in count]
+    ahead = [[d.ahead[i] for d in deals] for i in count]
+    won = [[1.0 if v > 0 else 0.0 for v in col] for col in exact]
+    slope = slope_of(played, exact, weights)
+    points = [_estimate(played[i], exact[i], weights, slope=slope) for i in count]
+    chance = [
+        _estimate(ahead[i], won[i], weights, 0.0, slope_of(ahead, won, weights)) for i in count
+    ]
 
     def order(i: int) -> tuple[float, float, int, int]:
         tile = moves[i].tile
         return (round(points[i].mean, 9), round(chance[i].mean, 9), PIPS[tile], -i)
 
-    ranked = sorted(range(len(moves)), key=order, reverse=True)
+    ranked = sorted(count, key=order, reverse=True)
     top = ranked[0]
     out = []
     for i in ranked:
-        gaps = [b - x for b, x in zip(values[top], values[i], strict=True)]
-        cost = weighted(gaps, weights) if i != top else Estimate(0.0, 0.0)
         if i == top:
-            verdict = BEST
-        elif cost.mean <= max(NOISE * cost.se, MIN_COST):
-            verdict = GOOD
+            cost, verdict = Estimate(0.0, 0.0), BEST
         else:
-            verdict = MISTAKE
+            gaps = [b - x for b, x in zip(played[top], played[i], strict=True)]
+            exact_gaps = [b - x for b, x in zip(exact[top], exact[i], strict=True)]
+            cost = _estimate(gaps, exact_gaps, weights, slope=slope)
+            verdict = GOOD if cost.mean <= max(NOISE * cost.se, MIN_COST) else MISTAKE
         out.append(MoveValue(moves[i], points[i], chance[i], cost, verdict))
     return tuple(out)
 
@@ -258,9 +357,9 @@ def hindsight(
         exact = solver.move_values(fast, [from_core(m.move) for m in evaluation.moves])
     except OutOfNodes:
         return replace(evaluation, hindsight_nodes=solver.nodes - start)
-    scale = 1.0 / (rules.teams - 1)
+    tantos = solver.valuer.tantos
     moves = tuple(
-        replace(m, hindsight=v * scale) for m, v in zip(evaluation.moves, exact, strict=True)
+        replace(m, hindsight=tantos(v)) for m, v in zip(evaluation.moves, exact, strict=True)
     )
     spent = solver.nodes - start
     return replace(evaluation, moves=moves, hindsight_solved=True, hindsight_nodes=spent)

@@ -17,15 +17,18 @@ from fichaflow.core.errors import FichaFlowError
 class Precision:
     """The work limits of a review.
 
-    Each decision: ``samples`` deals of the hidden tiles; ``playouts`` playouts per deal and
-    move; exact solving of each deal once ``exact_after`` tiles are on the line (or nothing is
-    left to guess), with at most ``nodes`` solver nodes for one deal, ``exact_total`` for the
-    decision and ``exact_hand`` for the decisions of a whole hand (past any of them, deals are
-    played out instead). The hindsight of a whole hand is solved from its last decision back to
-    its first by one solver, whose table of solved positions serves them all (the deal and the
-    side are the same), within ``hindsight_nodes`` for the hand: the first decision, the
-    costliest (a salida can take more than a million nodes), reads what the later ones solved
-    and gets all they leave. At ``normal`` that is enough for the first decision too."""
+    Each decision: ``samples`` deals of the hidden tiles, each finished by ``playouts`` playouts
+    per move; once ``exact_after`` tiles are on the line (or nothing is left to guess) the first
+    deals are also solved exactly, with at most ``nodes`` solver nodes for one deal,
+    ``exact_total`` for the decision and ``exact_hand`` for the decisions of a whole hand (the
+    solving stops at the first deal past them), and their exact values correct the playouts'
+    mean (see :func:`fichaflow.review.evaluate.evaluate`). ``normal`` solves from 6 tiles on
+    the line: ``bench/repaso_truth.py`` measured playouts alone 7 tantos from an exact reference
+    there (figures in ``docs/benchmarks.md``). The hindsight of a whole hand is solved from its
+    last decision back to its first by one solver, whose table of solved positions serves them
+    all (the deal and the side are the same), within ``hindsight_nodes`` for the hand: the first
+    decision, the costliest (a salida can take more than a million nodes), reads what the later
+    ones solved and gets all they leave. At ``normal`` that is enough for the first decision too."""
 
     name: str
     samples: int
@@ -42,9 +45,9 @@ PRECISIONS: Final[dict[str, Precision]] = {
     for p in (
         Precision("fast", samples=80, playouts=4, exact_after=14, nodes=4_000,
                   exact_total=150_000, exact_hand=300_000, hindsight_nodes=300_000),
-        Precision("normal", samples=300, playouts=8, exact_after=12, nodes=12_000,
-                  exact_total=500_000, exact_hand=800_000, hindsight_nodes=3_000_000),
-        Precision("deep", samples=1500, playouts=16, exact_after=10, nodes=100_000,
+        Precision("normal", samples=300, playouts=8, exact_after=6, nodes=40_000,
+                  exact_total=300_000, exact_hand=900_000, hindsight_nodes=3_000_000),
+        Precision("deep", samples=1500, playouts=16, exact_after=5, nodes=100_000,
                   exact_total=20_000_000, exact_hand=60_000_000, hindsight_nodes=40_000_000),
     )
 }  # fmt: skip
