@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 from math import trunc
-from operator import mul
+from operator import itemgetter, mul
 from typing import Final
 
 from fichaflow.core.rules import HAND_SIZE
@@ -24,8 +24,12 @@ from fichaflow.core.tiles import ALL_TILES, NUM_TILES
 
 _BITS: Final = tuple(1 << t for t in range(NUM_TILES))
 _COUNTDOWN: Final = tuple(range(NUM_TILES, 1, -1))
-_TWO_HANDS: Final = _COUNTDOWN[: 2 * HAND_SIZE]
-_SEVEN_OF_FOURTEEN: Final = tuple(combinations(range(2 * HAND_SIZE), HAND_SIZE))
+_FIRST_HAND: Final = _COUNTDOWN[:HAND_SIZE]
+_SECOND_HAND: Final = _COUNTDOWN[HAND_SIZE : 2 * HAND_SIZE]
+_SEVEN_OF_FOURTEEN: Final = tuple(
+    itemgetter(*places) for places in combinations(range(2 * HAND_SIZE), HAND_SIZE)
+)
+"""Each way to take seven of fourteen places, as a function that takes them from a list."""
 _CHOOSE_7_OF_14: Final = len(_SEVEN_OF_FOURTEEN)
 
 
@@ -38,9 +42,10 @@ def random_deal(rand: Callable[[], float], seats: int) -> tuple[list[int], list[
     if dealt == NUM_TILES:
         # No montón: the first two hands tile by tile; the third, any seven of the fourteen left,
         # in one step from the table of them; the last, what the others leave.
-        order = list(map(left.pop, map(trunc, map(mul, _TWO_HANDS, iter(rand, 2.0)))))
-        first, second = sum(order[:HAND_SIZE]), sum(order[HAND_SIZE:])
-        third = sum(map(left.__getitem__, _SEVEN_OF_FOURTEEN[trunc(rand() * _CHOOSE_7_OF_14)]))
+        pop = left.pop
+        first = sum(map(pop, map(trunc, map(mul, _FIRST_HAND, iter(rand, 2.0)))))
+        second = sum(map(pop, map(trunc, map(mul, _SECOND_HAND, iter(rand, 2.0)))))
+        third = sum(_SEVEN_OF_FOURTEEN[trunc(rand() * _CHOOSE_7_OF_14)](left))
         return [first, second, third, ALL_TILES ^ first ^ second ^ third], []
     order = list(map(left.pop, map(trunc, map(mul, _COUNTDOWN, iter(rand, 2.0)))))
     order.append(left[0])

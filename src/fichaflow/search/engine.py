@@ -28,7 +28,6 @@ from fichaflow.search.tables import (
     HI,
     KEEPS_OPEN,
     LAID,
-    LAID_ON_ONE,
     LO,
     LOW_MASK,
     NEXT,
@@ -36,6 +35,7 @@ from fichaflow.search.tables import (
     PASE_REDONDO_PASSES,
     PIPS_HIGH,
     PIPS_LOW,
+    PLACED,
     SALIDA_PASADA_OFF,
     heaviest,
 )
@@ -132,7 +132,7 @@ class FastHand:
         """Start again from a new deal, reusing this object's memory."""
         self.seats = len(hands)
         self.hands = list(hands)
-        self.pips = list(_pips_of(hands))
+        self.pips = _pips_list(hands)
         self.stock = list(stock)
         self.stock_pos = 0
         self.leader = leader
@@ -370,13 +370,14 @@ class FastHand:
             turn = after[turn]
         ends = left * 7 + right  # the open ends as one index into the tables
         # The tables as locals: the loop below reads them several times per move.
-        fit_pair, keeps_open, laid, laid_on_one = SUIT_PAIR, KEEPS_OPEN, LAID, LAID_ON_ONE
+        fit_pair, keeps_open, laid, placed = SUIT_PAIR, KEEPS_OPEN, LAID, PLACED
         tracing = trace is not None
+        choosy = bool(greedy)  # a bool is tested without a call
         while True:
             hand = hands[turn]
             fits = fit_pair[ends]
             mask = hand & fits
-            if not mask:
+            if mask == 0:
                 if stock_pos < stock_len:
                     while stock_pos < stock_len:
                         tile = stock[stock_pos]
@@ -388,7 +389,7 @@ class FastHand:
                             mask = 1 << tile
                             break
                     hands[turn] = hand
-                if not mask:
+                if mask == 0:
                     if tracing:
                         trace.append(PASS)  # type: ignore[union-attr]
                     salida = salida_pasada_at[turn]
@@ -402,22 +403,25 @@ class FastHand:
             # A count is a small int, which Python shares; each operation on a tile set makes one.
             count = mask.bit_count()
             if count > 1:
-                if greedy and rand() < greedy:
-                    tile = heaviest(mask)
-                    bit = 1 << tile
+                if choosy and rand() < greedy:
+                    bit = 1 << heaviest(mask)
+                elif count == 2:
+                    # trunc(r * 2) is 1 exactly when r >= 0.5 (doubling a float is exact).
+                    bit = mask & -mask
+                    if rand() >= 0.5:
+                        bit ^= mask
                 else:
                     k = trunc(rand() * count)
-                    while k:
+                    while k > 0:
                         mask &= mask - 1
                         k -= 1
                     bit = mask & -mask
-                    tile = bit.bit_length() - 1
             else:
                 bit = mask
-                tile = bit.bit_length() - 1
             hand ^= bit
             hands[turn] = hand
-            if not hand:
+            if hand == 0:
+                tile = bit.bit_length() - 1
                 if tracing:
                     side = 0 if laid[(tile * 49 + ends) * 2] >= 0 else 1
                     trace.append(tile * 2 + side)  # type: ignore[union-attr]
@@ -429,16 +433,18 @@ class FastHand:
                 ))  # fmt: skip
             out ^= bit
             # The one end the tile fits, or a coin (heads: the right end) when it fits both.
-            at = tile * 49 + ends
-            ends = laid_on_one[at]
-            if ends < 0:
+            at = placed[ends][bit]
+            if at < 0:
                 side = rand() < 0.5
-                ends = laid[at * 2 + side]
+                ends = laid[~at + side]
                 if tracing:
-                    trace.append(tile * 2 + side)  # type: ignore[union-attr]
-            elif tracing:
-                trace.append(tile * 2 + (laid[at * 2] < 0))  # type: ignore[union-attr]
-            if not out & keeps_open[ends]:
+                    trace.append((~at >> 1) // 49 * 2 + side)  # type: ignore[union-attr]
+            else:
+                if tracing:
+                    tile = bit.bit_length() - 1
+                    trace.append(tile * 2 + (laid[(tile * 49 + ends) * 2] < 0))  # type: ignore[union-attr]
+                ends = at
+            if out & keeps_open[ends] == 0:
                 return _new_key(EndKey, (
                     TRANQUE, turn, _pips_of(hands), leader, False, False,
                     tuple(redondos), passed_salida,
@@ -460,6 +466,20 @@ def _pips_of(hands: list[int]) -> tuple[int, ...]:
             low[d & LOW_MASK] + high[d >> HALF_BITS],
         )
     return tuple([low[h & LOW_MASK] + high[h >> HALF_BITS] for h in hands])
+
+
+def _pips_list(hands: list[int]) -> list[int]:
+    """:func:`_pips_of` as a list (for four seats without building the tuple first)."""
+    low, high = PIPS_LOW, PIPS_HIGH
+    if len(hands) == 4:
+        a, b, c, d = hands
+        return [
+            low[a & LOW_MASK] + high[a >> HALF_BITS],
+            low[b & LOW_MASK] + high[b >> HALF_BITS],
+            low[c & LOW_MASK] + high[c >> HALF_BITS],
+            low[d & LOW_MASK] + high[d >> HALF_BITS],
+        ]
+    return [low[h & LOW_MASK] + high[h >> HALF_BITS] for h in hands]
 
 
 def _pick(mask: int, rand: Callable[[], float], greedy: float) -> int:

@@ -42,6 +42,23 @@ LAID_ON_ONE: Final[tuple[int, ...]] = tuple(
 """``LAID_ON_ONE[tile * 49 + left * 7 + right]``: the open ends once ``tile`` is laid on the one end
 it fits; -1 when it fits both (the player chooses) or neither."""
 
+PLACED: Final[tuple[dict[int, int], ...]] = tuple(
+    {
+        1 << t: (
+            LAID_ON_ONE[t * 49 + ends]
+            if LAID_ON_ONE[t * 49 + ends] >= 0
+            else ~((t * 49 + ends) * 2)
+        )
+        for t in range(NUM_TILES)
+        if LAID[(t * 49 + ends) * 2] >= 0 or LAID[(t * 49 + ends) * 2 + 1] >= 0
+    }
+    for ends in range(49)
+)
+"""``PLACED[left * 7 + right][1 << tile]``, for each tile that fits these ends: the open ends
+once it is laid, as :data:`LAID_ON_ONE` gives them, when it fits one end; when it fits both,
+``~at`` with ``at`` the index into :data:`LAID` of its left end (``LAID[at + side]``). Keyed by
+the tile's bit, so that a playout never works out the tile's number."""
+
 HALF_BITS: Final = 14
 
 
