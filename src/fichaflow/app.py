@@ -30,7 +30,7 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
 from fichaflow.http.jobs import JobQueue
 from fichaflow.http.security import API_DOCS_POLICY, SameOrigin, SecurityHeaders
-from fichaflow.http.static import VERSIONED, Page, StaticAssets, game_page, version_of
+from fichaflow.http.static import VERSIONED, Page, StaticAssets, game_page, site_pages, version_of
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
@@ -49,6 +49,22 @@ from fichaflow.trainer.shipped import ShippedPuzzles
 WEB: Final = Path(__file__).parent / "web"
 FIRST_ANSWERS: Final = ("/i18n/es.json", "/api/presets", "/api/bots")
 """What the game's page asks for before it can draw its first screen (web/js/app.js, start)."""
+CATALOGUES: Final = tuple(f"/i18n/{lang}.json" for lang in i18n.LANGUAGES)
+PAGES_FIRST_ANSWERS: Final = {
+    page: CATALOGUES
+    for page in (
+        "anotador/index.html",
+        "repaso/index.html",
+        "problemas/index.html",
+        "jugadores/index.html",
+        "cuenta/index.html",
+        "torneo/index.html",
+        "torneo/clasificacion.html",
+        "torneo/ronda.html",
+    )
+}
+"""What the other pages ask for before they draw: both catalogues, which they load before
+anything else to switch language on the spot (``loadCatalogues``, web/js/i18n.js)."""
 GZIP_FROM_BYTES: Final = 1000
 WORKER: Final = WEB / "anotador" / "sw.js"
 
@@ -190,5 +206,6 @@ def create_app(settings: Settings) -> FastAPI:
     trainer.install(app, storage, limits, ShippedPuzzles(), trainer_account)  # web/problemas/
     # The game's page loads its files from here (kept for good: a change is a new version).
     app.mount(VERSIONED.format(version=version), StaticAssets(directory=WEB, versioned=True))
-    app.mount("/", StaticAssets(directory=WEB, html=True), name="web")
+    pages = site_pages(WEB, PAGES_FIRST_ANSWERS)  # each with its modules preloaded
+    app.mount("/", StaticAssets(directory=WEB, html=True, pages=pages), name="web")
     return app

@@ -1,10 +1,11 @@
 """How a real ``fichaflow serve`` sends the pages (#15): compressed when the browser asks, every
-file with a Cache-Control (kept and revalidated by its ETag; icons kept a day), and the game's
-page naming every module it will import, so the browser asks for them all at once."""
+file with a Cache-Control (kept and revalidated by its ETag; icons kept a day), and every page
+naming every module it will import, so the browser asks for them all at once."""
 
 from __future__ import annotations
 
 import gzip
+import posixpath
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,6 +111,64 @@ def test_the_game_page_preloads_every_module_it_loads(browser: Any, server: Serv
         preloaded
     )
     assert first == ["/i18n/es.json", "/api/presets", "/api/bots"]
+
+
+EVERY_PAGE = sorted(
+    path.relative_to(WEB).as_posix()
+    for path in WEB.rglob("*.html")
+    if path.relative_to(WEB).parts[0] != "vendor"
+)
+"""Every page of the web folder, by its path under it: the game's and the others alike."""
+MODULE_PRELOAD = re.compile(r'\s*<link rel="modulepreload" href="([^"]+)">')
+
+
+def address(page: str) -> str:
+    """Where a page is opened: ``anotador/index.html`` at ``/anotador/``."""
+    return "/" + page.removesuffix("index.html")
+
+
+@pytest.mark.parametrize(
+    "page",
+    slow_except(EVERY_PAGE, quick=["index.html", "anotador/index.html", "repaso/index.html"]),
+)
+def test_each_page_preloads_exactly_the_modules_it_imports(
+    browser: Any, server: ServerProcess, page: str
+) -> None:
+    """What the browser itself finds, import by import, on the page served without its
+    preloads, is what the page preloads: a module added to a page (or imported in a way the
+    server does not read) and not preloaded fails here, and so does a preload nothing uses."""
+    url = f"{server.url}{address(page)}"
+    served = httpx.get(url).text
+    preloaded = MODULE_PRELOAD.findall(served)
+    assert preloaded, f"{page} preloads no module"
+    assert len(set(preloaded)) == len(preloaded), preloaded
+    entries = {
+        posixpath.normpath(posixpath.join(posixpath.dirname(f"/{page}"), src))
+        for src in re.findall(r'<script type="module" src="([^"]+)"', served)
+    }
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
+    browsing = context.new_page()
+    bare = MODULE_PRELOAD.sub("", served)
+    browsing.route(
+        url, lambda route: route.fulfill(status=200, content_type="text/html", body=bare)
+    )
+    scripts: list[str] = []
+    browsing.on(
+        "request",
+        lambda request: (
+            scripts.append(request.url.removeprefix(server.url))
+            if request.resource_type == "script"
+            else None
+        ),
+    )
+    browsing.goto(url, wait_until="load")  # after the module scripts, their imports fetched
+    context.close()
+    assert entries <= set(scripts), (entries, scripts)
+    imported = set(scripts) - entries
+    assert sorted(imported) == sorted(preloaded), (
+        f"{page}: imported, not preloaded {sorted(imported - set(preloaded))}; "
+        f"preloaded, not imported {sorted(set(preloaded) - imported)}"
+    )
 
 
 def test_the_game_files_are_versioned_and_kept_for_good(server: ServerProcess) -> None:

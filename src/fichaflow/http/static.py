@@ -1,5 +1,5 @@
-"""How the browser pages' files are served: how long a browser may keep each, and the game's
-page with its modules announced up front.
+"""How the browser pages' files are served: how long a browser may keep each, and every page
+with its modules announced up front.
 
 * **Caching.** The pages' modules import each other by plain names (``./table.js``), so a
   browser that kept one for a while under its plain address could run a new ``app.js`` with an
@@ -11,12 +11,14 @@ page with its modules announced up front.
   kept for a year without asking (``immutable``). Modules import each other relatively, so the
   whole tree stays under one version; any change to any file is a new VERSION, a new set of
   addresses, and nothing old is mixed with anything new. A reload asks only for the page.
-* **The game's page.** Its modules form a tree (``app.js`` imports ``lobby.js``, which imports
-  ``rules.js``...): a browser finds each level only once the one above has arrived, one round
-  trip per level, before it can draw any text. The page is served with a
-  ``<link rel="modulepreload">`` for every module of the tree (read from the files at start, so a
-  new module needs no edit here) and a preload of the first answers its start needs, so that
-  everything is asked for at once, in parallel with the stylesheet.
+* **Every page's modules, announced.** A page's modules form a tree (the game's ``app.js``
+  imports ``lobby.js``, which imports ``rules.js``...; the anotador's ``app.js`` imports
+  ``./i18n.js``, which imports ``../js/i18n.js``...): a browser finds each level only once the
+  one above has arrived, one round trip per level, before it can draw any text. Every page
+  (:func:`built_page`, the game's and each other ``*.html`` of the web folder alike) is served
+  with a ``<link rel="modulepreload">`` for every module of its tree (read from the files at
+  start, so a new module needs no edit here) and a preload of the first answers its start needs,
+  so that everything is asked for at once, in parallel with the stylesheet.
 """
 
 from __future__ import annotations
@@ -41,9 +43,13 @@ VERSIONED: Final = "/v/{version}"
 """Where the game's page finds its versioned files (:func:`game_page`)."""
 KEPT_A_DAY: Final = frozenset({".svg", ".png", ".ico"})
 
-IMPORT: Final = re.compile(r"""\bimport\s*(?:[\w*{}\s,]+?\s*from\s*)?['"]([^'"]+)['"]""")
-"""A static ``import … from '…'`` or ``import '…'`` of a module (dynamic imports are not
-followed: they are loaded when needed, on purpose)."""
+IMPORT: Final = re.compile(
+    r"""\b(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?['"]([^'"]+)['"]"""
+)
+"""A static ``import … from '…'``, ``import '…'`` or ``export … from '…'`` of a module (the
+last loads its module as an import does; dynamic imports are not followed: they are loaded when
+needed, on purpose)."""
+MODULE_SCRIPT: Final = re.compile(r'<script type="module" src="([^"]+)"')
 
 
 def cache_control(path: str) -> str:
@@ -63,11 +69,22 @@ def version_of(root: Path, extra: Iterable[bytes] = ()) -> str:
 
 class StaticAssets(StaticFiles):
     """Starlette's static files (ETag and Last-Modified, 304 when unchanged), each answer with
-    its :func:`cache_control`, or kept for good when ``versioned`` (served under a version)."""
+    its :func:`cache_control`, or kept for good when ``versioned`` (served under a version).
+    ``pages`` (by path under ``directory``) are answered as built (:func:`site_pages`), at
+    their usual addresses (``/anotador/`` is ``anotador/index.html``)."""
 
-    def __init__(self, *, directory: Path, html: bool = False, versioned: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        directory: Path,
+        html: bool = False,
+        versioned: bool = False,
+        pages: Mapping[str, Page] | None = None,
+    ) -> None:
         super().__init__(directory=directory, html=html)
         self.versioned = versioned
+        self.root = Path(directory).resolve()
+        self.pages = dict(pages or {})
 
     def file_response(
         self,
@@ -76,10 +93,19 @@ class StaticAssets(StaticFiles):
         scope: Scope,
         status_code: int = 200,
     ) -> Response:
+        page = self.pages.get(self._page_key(full_path)) if self.pages else None
+        if page is not None and status_code == 200:
+            return page.answer(Headers(scope=scope))
         response = super().file_response(full_path, stat_result, scope, status_code)
         kept = FOREVER if self.versioned else cache_control(str(full_path))
         response.headers.setdefault("Cache-Control", kept)
         return response
+
+    def _page_key(self, full_path: PathLike[str] | str) -> str:
+        try:
+            return Path(full_path).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return ""
 
 
 def module_tree(root: Path, entry: str) -> list[str]:
@@ -128,16 +154,55 @@ def with_preloads(html: str, modules: Iterable[str], fetches: Iterable[str]) -> 
     return html[:at] + "\n  ".join([*links, ""]) + html[at:]
 
 
+def page_modules(web: Path, page: str, html: str) -> list[str]:
+    """Every module the page ``page`` (its path under ``web``, like ``anotador/index.html``)
+    loads through its module scripts, by address, its module scripts themselves left out: the
+    modules it should preload."""
+    folder = posixpath.dirname("/" + page)
+    entries = [
+        posixpath.normpath(posixpath.join(folder, src)) for src in MODULE_SCRIPT.findall(html)
+    ]
+    modules: list[str] = []
+    for entry in entries:
+        modules += [url for url in module_tree(web, entry) if url not in modules]
+    return [url for url in modules if url not in entries]
+
+
+def built_page(
+    web: Path, page: str, fetches: Iterable[str] = (), version: str | None = None
+) -> Page:
+    """The page ``page`` (its path under ``web``) with its module tree and the first answers it
+    fetches (``fetches``) preloaded; with ``version``, its own absolute addresses of stylesheets
+    and module scripts, and its modules, under ``/v/version``."""
+    html = (web / page).read_text(encoding="utf-8")
+    modules = page_modules(web, page, html)
+    if version is not None:
+        prefix = VERSIONED.format(version=version)
+        html = re.sub(
+            r'(<script type="module" src="|<link rel="stylesheet" href=")(/[^"]+)"',
+            lambda found: f'{found.group(1)}{prefix}{found.group(2)}"',
+            html,
+        )
+        modules = [prefix + url for url in modules]
+    if not modules and not fetches:
+        return Page(html)
+    return Page(with_preloads(html, modules, fetches))
+
+
 def game_page(web: Path, version: str, fetches: Iterable[str]) -> Page:
     """The game's page (``web/index.html``): its stylesheets and scripts under ``/v/version``,
     with its module tree and first answers preloaded."""
-    html = (web / "index.html").read_text(encoding="utf-8")
-    prefix = VERSIONED.format(version=version)
-    entry = re.search(r'<script type="module" src="([^"]+)"', html)
-    modules = module_tree(web, entry.group(1)) if entry else []
-    html = re.sub(
-        r'(<script type="module" src="|<link rel="stylesheet" href=")(/[^"]+)"',
-        lambda found: f'{found.group(1)}{prefix}{found.group(2)}"',
-        html,
+    return built_page(web, "index.html", fetches, version)
+
+
+def site_pages(web: Path, fetches: Mapping[str, Iterable[str]]) -> dict[str, Page]:
+    """Every other page of ``web`` (each ``*.html`` but the game's), by its path under ``web``,
+    built with its preloads; ``fetches`` are the first answers of the pages that fetch some."""
+    pages = sorted(
+        path.relative_to(web).as_posix()
+        for path in web.rglob("*.html")
+        if path.relative_to(web).parts[0] != "vendor"
     )
-    return Page(with_preloads(html, [prefix + url for url in modules], fetches))
+    return {
+        page: built_page(web, page, fetches.get(page, ())) for page in pages if page != "index.html"
+    }
