@@ -179,6 +179,50 @@ def test_a_guest_still_makes_and_joins_a_mesa_with_just_a_name(
     assert host.js_errors == [] and guest.js_errors == []
 
 
+def test_a_guest_is_not_asked_who_they_are_and_their_pages_log_no_error(
+    site: str, new_page: Callable[..., Any]
+) -> None:
+    """A guest's home page and account page ask nothing of /api/accounts/me (its 401 was the one
+    error in the console); once signed up, the same browser's home page asks and knows the
+    account; a session ended behind its back costs one 401, and its hint goes with it."""
+    page, _ = new_page()
+    errors: list[str] = []
+    asked: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.on(
+        "request",
+        lambda request: asked.append(request.url) if "/api/accounts/me" in request.url else None,
+    )
+    page.goto(f"{site}/")
+    expect(page.locator("[data-key=account]")).to_have_text("Tu cuenta")
+    open_account(page, site)
+    expect(page.locator("#signin")).to_be_visible()
+    assert errors == [] and asked == []
+
+    name = fresh_name("Gabi")
+    form = page.locator("#signup")
+    form.get_by_label("Tu nombre").fill(name)
+    form.get_by_label("O una contraseña").fill(PASSWORD)
+    page.get_by_role("button", name="Crear con contraseña").click()
+    codes_shown(page)
+    page.goto(f"{site}/")
+    expect(page.locator("[data-key=account]")).to_have_text(f"Tu cuenta ({name})")
+    assert errors == [] and len(asked) >= 1
+
+    page.context.clear_cookies(name="fichaflow_session")  # as if it ended elsewhere
+    asked.clear()
+    page.reload()
+    expect(page.locator("[data-key=account]")).to_have_text("Tu cuenta")
+    page.wait_for_function("() => !document.cookie.includes('fichaflow_signed_in=')")
+    assert len(asked) == 1
+    page.reload()
+    expect(page.locator("[data-key=account]")).to_have_text("Tu cuenta")
+    assert len(asked) == 1 and len(errors) == 1  # that one 401, once
+    assert page.js_errors == []
+
+
 @pytest.mark.slow  # the API test of the same link stays quick
 def test_a_guest_who_signs_up_keeps_the_mesa_they_sit_at(
     site: str, new_page: Callable[..., Any]

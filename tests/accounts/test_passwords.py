@@ -50,6 +50,25 @@ def test_the_cookie_is_httponly_lax_and_not_secure_over_plain_http(players: list
     assert token not in response.text  # the token lives in the cookie alone
 
 
+def test_the_pages_hint_comes_and_goes_with_the_session(players: list[Player]) -> None:
+    """Beside the session, a cookie the pages can read says there may be one (no secret in it):
+    without it a page does not ask /me, so a guest's page logs no 401."""
+    phone = players[0]
+    response = phone.post("/signup", {"name": fresh_name(), "password": PASSWORD})
+    hint = [
+        c for c in response.headers.get_list("set-cookie") if c.startswith("fichaflow_signed_in=")
+    ]
+    assert len(hint) == 1, response.headers.get_list("set-cookie")
+    assert hint[0].startswith("fichaflow_signed_in=1;")
+    assert "httponly" not in hint[0].lower() and "samesite=lax" in hint[0].lower()
+    assert "path=/" in hint[0].lower() and "secure" not in hint[0].lower()
+    assert phone.http.cookies.get("fichaflow_signed_in") == "1"
+    phone.took(response, 201)
+    phone.took(phone.post("/signout"))
+    assert phone.http.cookies.get("fichaflow_signed_in") is None
+    assert phone.http.cookies.get("fichaflow_session") is None
+
+
 def test_a_wrong_password_and_an_unknown_name_answer_alike(players: list[Player]) -> None:
     phone, laptop, _ = players
     name = fresh_name()

@@ -4,7 +4,9 @@ naming every module it will import, so the browser asks for them all at once."""
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import posixpath
 import re
 from collections.abc import Iterator
@@ -169,6 +171,68 @@ def test_each_page_preloads_exactly_the_modules_it_imports(
         f"{page}: imported, not preloaded {sorted(imported - set(preloaded))}; "
         f"preloaded, not imported {sorted(set(preloaded) - imported)}"
     )
+
+
+def test_every_page_but_the_games_brings_its_styles_allowed_by_their_hashes(
+    server: ServerProcess,
+) -> None:
+    """A stylesheet served no-cache beside its page held the first drawing back a round trip
+    (render-blocking, 150 ms on /anotador/ in Lighthouse's mobile run): every page but the
+    game's (whose stylesheet is versioned and kept for good) writes its styles in, and its own
+    policy allows those blocks by their hashes and nothing else inline."""
+    for page in EVERY_PAGE:
+        answer = httpx.get(f"{server.url}{address(page)}")
+        assert answer.status_code == 200, page
+        policy = dict(
+            part.partition(" ")[::2]
+            for part in answer.headers["content-security-policy"].split("; ")
+        )
+        assert policy["script-src"] == "'self'", page
+        styles = re.findall(r"<style>(.*?)</style>", answer.text, re.S)
+        if page == "index.html":
+            assert styles == [] and policy["style-src"] == "'self'"
+            assert re.search(
+                r'<link rel="stylesheet" href="/v/[0-9a-f]{16}/css/table\.css">', answer.text
+            )
+            continue
+        assert '<link rel="stylesheet"' not in answer.text, page
+        assert styles, page
+        hashes = [
+            f"'sha256-{base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()}'"
+            for style in styles
+        ]
+        assert policy["style-src"].split() == ["'self'", *hashes], page
+        again = httpx.get(
+            f"{server.url}{address(page)}", headers={"If-None-Match": answer.headers["etag"]}
+        )
+        assert again.status_code == 304, page
+
+
+def test_the_anotador_draws_with_its_inline_styles_under_its_policy(
+    browser: Any, server: ServerProcess
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
+    page = context.new_page()
+    page.add_init_script(
+        "window.__violations = [];"
+        "document.addEventListener('securitypolicyviolation',"
+        " (event) => window.__violations.push(event.violatedDirective));"
+    )
+    sheets: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            sheets.append(request.url) if request.resource_type == "stylesheet" else None
+        ),
+    )
+    page.goto(f"{server.url}/anotador/")
+    page.locator("input[name=player3]").wait_for()
+    top = page.locator(".top").evaluate("(el) => getComputedStyle(el).backgroundColor")
+    violations = page.evaluate("window.__violations")
+    context.close()
+    assert sheets == []  # nothing asked for before the first drawing
+    assert top == "rgb(13, 92, 70)"  # the anotador's green: its styles apply
+    assert violations == []
 
 
 def test_the_game_files_are_versioned_and_kept_for_good(server: ServerProcess) -> None:

@@ -3,6 +3,8 @@
 A signed-in browser holds a session cookie (``HttpOnly``, ``SameSite=Lax``, ``Secure`` when the
 request came over HTTPS, a trusted proxy's word included); every change it asks for with that
 cookie carries the session's CSRF token in the ``X-CSRF-Token`` header, or is refused (403).
+Beside it goes a hint the pages can read (``fichaflow_signed_in=1``, no secret in it): a page
+asks ``GET /me`` only when it is there, so a guest's page never meets (and logs) a 401.
 Signing in is rate limited per address (``--http-limit``) and per name (always). See
 ``docs/accounts.md``.
 """
@@ -27,6 +29,9 @@ from fichaflow.storage import Database
 
 PREFIX: Final = "/api/accounts"
 COOKIE: Final = "fichaflow_session"
+SIGNED_IN_HINT: Final = "fichaflow_signed_in"
+"""Set and cleared with the session cookie, and readable by the pages' scripts: it says only that
+this browser may have a session (web/js/api.js, ``maybeSignedIn``)."""
 CSRF_HEADER: Final = "X-CSRF-Token"
 MAX_BODY: Final = 16384
 """A passkey's registration (its attestation) is the biggest thing sent: a few kilobytes."""
@@ -192,6 +197,14 @@ def signed_in(
         samesite="lax",
         secure=request.url.scheme == "https",
     )
+    answer.set_cookie(
+        SIGNED_IN_HINT,
+        "1",
+        max_age=store.SESSION_DAYS * 24 * 3600,
+        path="/",
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
     return answer
 
 
@@ -199,6 +212,9 @@ def signed_off(request: Request, body: dict[str, Any]) -> JSONResponse:
     answer = JSONResponse(body)
     answer.delete_cookie(
         COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+    answer.delete_cookie(
+        SIGNED_IN_HINT, path="/", samesite="lax", secure=request.url.scheme == "https"
     )
     return answer
 

@@ -19,6 +19,13 @@ with its modules announced up front.
   with a ``<link rel="modulepreload">`` for every module of its tree (read from the files at
   start, so a new module needs no edit here) and a preload of the first answers its start needs,
   so that everything is asked for at once, in parallel with the stylesheet.
+* **Stylesheets inline, but the game's.** Every page but the game's carries its stylesheets in
+  ``<style>`` blocks, each allowed by its hash in the page's own Content-Security-Policy
+  (``style-src 'self'`` and those hashes, nothing inline else). As files, served ``no-cache``
+  like the page, they would be asked again at every load and hold the first drawing back by a
+  round trip (Lighthouse's render-blocking request, 150 ms on ``/anotador/``); inline, they come
+  with the page and its ETag. The game's stylesheet is versioned and kept for good: it stays a
+  file, asked for once.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from fichaflow.http.security import content_security_policy
+
 REVALIDATE: Final = "no-cache"
 A_DAY: Final = "public, max-age=86400"
 FOREVER: Final = "public, max-age=31536000, immutable"
@@ -50,6 +59,7 @@ IMPORT: Final = re.compile(
 last loads its module as an import does; dynamic imports are not followed: they are loaded when
 needed, on purpose)."""
 MODULE_SCRIPT: Final = re.compile(r'<script type="module" src="([^"]+)"')
+STYLESHEET: Final = re.compile(r'<link rel="stylesheet" href="([^"]+)">')
 
 
 def cache_control(path: str) -> str:
@@ -131,14 +141,15 @@ class Page:
     """A page (or a JSON document) built once at start, answered with an ETag (a 304 when the
     browser already has it) and ``no-cache``."""
 
-    def __init__(self, text: str | bytes) -> None:
+    def __init__(self, text: str | bytes, headers: Mapping[str, str] | None = None) -> None:
         self.body = text.encode() if isinstance(text, str) else text
         self.etag = f'"{hashlib.sha256(self.body).hexdigest()[:20]}"'
+        self.headers = dict(headers or {})
 
     def answer(
         self, headers: Mapping[str, str] | Headers, media_type: str = "text/html"
     ) -> Response:
-        fresh = {"ETag": self.etag, "Cache-Control": REVALIDATE}
+        fresh = {**self.headers, "ETag": self.etag, "Cache-Control": REVALIDATE}
         if self.etag in headers.get("if-none-match", ""):
             return Response(status_code=304, headers=fresh)
         return Response(self.body, media_type=media_type, headers=fresh)
@@ -168,12 +179,34 @@ def page_modules(web: Path, page: str, html: str) -> list[str]:
     return [url for url in modules if url not in entries]
 
 
+def inline_styles(web: Path, page: str, html: str) -> tuple[str, list[str]]:
+    """``html`` with each of its stylesheets (``<link rel="stylesheet">``) written in a
+    ``<style>`` block, and the blocks' texts (for the policy's hashes)."""
+    folder = posixpath.dirname("/" + page)
+    styles: list[str] = []
+
+    def written(found: re.Match[str]) -> str:
+        url = posixpath.normpath(posixpath.join(folder, found.group(1)))
+        css = (web / url.lstrip("/")).read_text(encoding="utf-8")
+        if "</style" in css.lower():
+            raise ValueError(f"{url} cannot be written inside a <style> block")
+        styles.append(css)
+        return f"<style>{css}</style>"
+
+    return STYLESHEET.sub(written, html), styles
+
+
 def built_page(
-    web: Path, page: str, fetches: Iterable[str] = (), version: str | None = None
+    web: Path,
+    page: str,
+    fetches: Iterable[str] = (),
+    version: str | None = None,
+    inline: bool = False,
 ) -> Page:
     """The page ``page`` (its path under ``web``) with its module tree and the first answers it
     fetches (``fetches``) preloaded; with ``version``, its own absolute addresses of stylesheets
-    and module scripts, and its modules, under ``/v/version``."""
+    and module scripts, and its modules, under ``/v/version``; with ``inline``, its stylesheets
+    written in (:func:`inline_styles`) and allowed by their hashes in its own policy."""
     html = (web / page).read_text(encoding="utf-8")
     modules = page_modules(web, page, html)
     if version is not None:
@@ -184,9 +217,14 @@ def built_page(
             html,
         )
         modules = [prefix + url for url in modules]
-    if not modules and not fetches:
-        return Page(html)
-    return Page(with_preloads(html, modules, fetches))
+    headers: dict[str, str] = {}
+    if inline:
+        html, styles = inline_styles(web, page, html)
+        if styles:
+            headers["Content-Security-Policy"] = content_security_policy(styles)
+    if modules or fetches:
+        html = with_preloads(html, modules, fetches)
+    return Page(html, headers)
 
 
 def game_page(web: Path, version: str, fetches: Iterable[str]) -> Page:
@@ -197,12 +235,15 @@ def game_page(web: Path, version: str, fetches: Iterable[str]) -> Page:
 
 def site_pages(web: Path, fetches: Mapping[str, Iterable[str]]) -> dict[str, Page]:
     """Every other page of ``web`` (each ``*.html`` but the game's), by its path under ``web``,
-    built with its preloads; ``fetches`` are the first answers of the pages that fetch some."""
+    built with its preloads and its stylesheets inline; ``fetches`` are the first answers of the
+    pages that fetch some."""
     pages = sorted(
         path.relative_to(web).as_posix()
         for path in web.rglob("*.html")
         if path.relative_to(web).parts[0] != "vendor"
     )
     return {
-        page: built_page(web, page, fetches.get(page, ())) for page in pages if page != "index.html"
+        page: built_page(web, page, fetches.get(page, ()), inline=True)
+        for page in pages
+        if page != "index.html"
     }

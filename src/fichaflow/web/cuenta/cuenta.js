@@ -2,6 +2,7 @@
 // recovery codes once, sign out (here or everywhere), export and delete. Accounts are optional:
 // the game never needs one. Its words are the cuenta.* keys of the one catalogue; the server's
 // refusals come with their own Spanish and English text.
+import { forgetSignedIn, maybeSignedIn } from '../js/api.js';
 import { loadCatalogues, section } from '../js/i18n.js';
 
 await loadCatalogues();
@@ -65,11 +66,13 @@ async function api(method, path, body) {
 
 async function refresh() {
   try {
+    if (!maybeSignedIn()) throw new Refused('guest'); // a guest is not asked (no 401 to log)
     state.me = await api('GET', '/me');
     state.csrf = state.me.csrf;
     state.mesas = (await api('GET', '/mesas')).mesas;
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
+    forgetSignedIn(); // no session here (any more): the hint goes too
     state.me = null;
     state.csrf = null;
   }
