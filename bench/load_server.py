@@ -203,6 +203,8 @@ async def drive(
         "errors": stats.errors,
         "partidas": stats.partidas,
         "client_cpu": client_cpu,
+        "begin": begin,  # (perf_counter: the window, for other processes' CPU over it)
+        "end": end,
     }
 
 
