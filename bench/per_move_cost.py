@@ -4,8 +4,9 @@ cluster's capacity plan is built from.
 PostgreSQL: ``--tables`` mano a mano mesas of two people play their first legal move each turn
 through the table service, in process, on a PostgreSQL database made for the run (as
 ``bench/commit_cost.py`` does on SQLite), ``--moves`` in all, the mesas alongside so the writer
-groups their commits as under load. SQLAlchemy's events count the statements sent and the
-transactions (each BEGIN and COMMIT is a round trip of its own with psycopg), per move.
+groups their commits as under load. SQLAlchemy's events count the statements sent, the
+transactions (each BEGIN and COMMIT is a round trip of its own with psycopg) and the pool's
+checkouts (each pre-pings the connection: one more round trip), per move.
 
 Redis: its own ``redis-server`` and one ``fichaflow worker`` (``bench/redis_bots.py``'s), and the
 server's ``RedisBotPool`` asked ``--decisions`` tirafichas decisions, 8 at once; ``INFO
@@ -68,6 +69,10 @@ async def postgres_cost(url: str, tables: int, moves: int) -> dict[str, float]:
     def _commit(*_args: Any) -> None:
         counts["commit"] += 1
 
+    @event.listens_for(db.engine, "checkout")
+    def _checkout(*_args: Any) -> None:
+        counts["checkout"] += 1  # the pool's pre-ping: a round trip of its own
+
     done = 0
     other = 0  # deals and new partidas, counted apart
 
@@ -99,7 +104,10 @@ async def postgres_cost(url: str, tables: int, moves: int) -> dict[str, float]:
         "moves/s": done / wall,
         "statements per action": counts["statements"] / actions,
         "transactions per action": counts["commit"] / actions,
-        "round trips per action": (counts["statements"] + counts["begin"] + counts["commit"])
+        "pool checkouts (pre-pings) per action": counts["checkout"] / actions,
+        "round trips per action": (
+            counts["statements"] + counts["begin"] + counts["commit"] + counts["checkout"]
+        )
         / actions,
     }
 

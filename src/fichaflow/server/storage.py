@@ -12,6 +12,7 @@ mesa's writes keep their order.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
@@ -41,6 +42,10 @@ from fichaflow.storage import Database
 
 log = logging.getLogger(__name__)
 
+HOLD_SECONDS = 2.0
+"""How long the writer keeps its connection between groups: groups that follow each other
+within this skip the pool's checkout and its pre-ping (a round trip each); a longer pause
+gives the connection back, and the next group takes one the pool has checked."""
 LEASE_SECONDS = 30.0
 """How long a server's hold on a mesa lasts unless renewed (``fichaflow serve --lease-seconds``);
 it is renewed every third of that."""
@@ -229,20 +234,32 @@ def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
             raise StaleMesa(next(iter(versions)))
 
 
-def commit_group(engine: Engine, jobs: Sequence[Job]) -> None:
-    """Commit several actions together, then tell each it is durable.
+def commit_group(engine: Engine, jobs: Sequence[Job], held: Connection | None = None) -> bool:
+    """Commit several actions together, then tell each it is durable; False when the first
+    try failed (``held``, if given, must then be let go: it may be broken).
 
-    The usual case writes the whole group in one transaction. If that fails, each action is
-    written again in its own savepoint (its own nested transaction), so that an action that
-    fails is rolled back alone and only its future gets the error."""
+    The usual case writes the whole group in one transaction, on ``held`` if given (a
+    connection kept from the last group: no checkout, and so no pre-ping round trip). If that
+    fails, each action is written again in its own savepoint (its own nested transaction), on a
+    connection fresh from the pool (pinged: one the database dropped is replaced), so that an
+    action that fails is rolled back alone and only its future gets the error."""
     try:
-        with engine.begin() as connection:
-            write_many(connection, [c for changes, _future in jobs for c in changes])
+        if held is None:
+            with engine.begin() as connection:
+                write_many(connection, _all(jobs))
+        else:
+            with held.begin():
+                write_many(held, _all(jobs))
     except Exception:
         _commit_one_by_one(engine, jobs)
-        return
+        return False
     for _changes, future in jobs:
         future.set_result(None)
+    return True
+
+
+def _all(jobs: Sequence[Job]) -> list[ch.Change]:
+    return [c for changes, _future in jobs for c in changes]
 
 
 def _commit_one_by_one(engine: Engine, jobs: Sequence[Job]) -> None:
@@ -286,25 +303,47 @@ class Writer:
         return future
 
     def _loop(self) -> None:
-        while True:
-            job = self._queue.get()
-            if job is None:
-                return
-            group = [job]
-            while len(group) < self.MAX_GROUP:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._queue.put(None)
-                    break
-                group.append(more)
-            commit_group(self.engine, group)
+        held: Connection | None = None  # kept between groups while they come close together
+        last = 0.0
+        try:
+            while True:
+                job = self._queue.get()
+                if job is None:
+                    return
+                group = [job]
+                while len(group) < self.MAX_GROUP:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        self._queue.put(None)
+                        break
+                    group.append(more)
+                if held is not None and time.monotonic() - last > HOLD_SECONDS:
+                    _let_go(held)
+                    held = None
+                if held is None:
+                    try:
+                        held = self.engine.connect()
+                    except Exception:
+                        held = None  # (the database is away: the group's own tries say so)
+                if not commit_group(self.engine, group, held) and held is not None:
+                    _let_go(held)
+                    held = None
+                last = time.monotonic()
+        finally:
+            if held is not None:
+                _let_go(held)
 
     def close(self) -> None:
         self._queue.put(None)
         self._thread.join(10)
+
+
+def _let_go(connection: Connection) -> None:
+    with contextlib.suppress(Exception):
+        connection.close()
 
 
 def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch.MesaSnapshot:
