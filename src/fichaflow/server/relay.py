@@ -57,17 +57,32 @@ class Relay:
         self.storage = storage
         self.url = url.rstrip("/")
         """This server's address for its peers (``--advertise``)."""
+        self._http: httpx.AsyncClient | None = None
+        """One client for the requests passed on, keeping its connections to the other servers
+        open (a connection each would cost a TCP handshake and a client's making per request)."""
+
+    def http(self) -> httpx.AsyncClient:
+        if self._http is None:
+            self._http = httpx.AsyncClient(timeout=CONNECT_SECONDS)
+        return self._http
 
     async def keep_registered(self) -> None:
-        """Say where this server is, now and every third of a lease, for its whole life."""
-        while True:
-            try:
-                await self.storage.run(
-                    nodes.register, self.storage.engine, self.storage.node, self.url
-                )
-            except Exception as exc:
-                log.error("could not say where this server is: %s", short_error(exc))
-            await asyncio.sleep(self.storage.lease_seconds / 3)
+        """Say where this server is, now and every third of a lease, for its whole life (its
+        end closes the connections kept to the other servers)."""
+        try:
+            while True:
+                try:
+                    await self.storage.run(
+                        nodes.register, self.storage.engine, self.storage.node, self.url
+                    )
+                except Exception as exc:
+                    log.error("could not say where this server is: %s", short_error(exc))
+                await asyncio.sleep(self.storage.lease_seconds / 3)
+        finally:
+            if self._http is not None:
+                http, self._http = self._http, None
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(http.aclose())
 
     async def holder(self, code: str) -> str | None:
         """The address of the server that holds mesa ``code`` (None: none other, or unknown)."""
@@ -136,10 +151,9 @@ class Relay:
             return None
         body = request.model_dump(mode="json")
         try:
-            async with httpx.AsyncClient(timeout=CONNECT_SECONDS) as client:
-                answer = await client.post(
-                    f"{url}/api/mesas/{code}/join", json=body, headers={RELAYED: "1"}
-                )
+            answer = await self.http().post(
+                f"{url}/api/mesas/{code}/join", json=body, headers={RELAYED: "1"}
+            )
         except (httpx.HTTPError, OSError) as exc:
             log.warning("mesa %s: its server at %s does not answer: %s", code, url, exc)
             return None
@@ -190,8 +204,9 @@ class Relay:
         target = url + request.url.path + (f"?{request.url.query}" if request.url.query else "")
         try:
             body = await request.body()
-            async with httpx.AsyncClient(timeout=CONNECT_SECONDS) as client:
-                answer = await client.request(request.method, target, content=body, headers=headers)
+            answer = await self.http().request(
+                request.method, target, content=body, headers=headers
+            )
         except (httpx.HTTPError, OSError) as exc:
             log.warning("mesa %s: its server at %s does not answer: %s", code, url, exc)
             return None
