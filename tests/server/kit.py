@@ -203,7 +203,9 @@ class ServerProcess:
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
         if not wait_until_serving(self.url, self.process, timeout):
-            raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
+            said = self.log.read_text()
+            self.stop()  # never leave a server (and its bots) running behind a failed start
+            raise RuntimeError(f"the server did not start:\n{said}")
 
     def kill(self) -> None:
         """SIGKILL: no chance to flush or say goodbye."""
