@@ -184,3 +184,17 @@ def test_bad_input_is_refused_in_spanish_and_changes_nothing(
         client.get("/api/problemas/next", params={"rating": "abc"}).json()["error"]["code"]
         == "trainer.rating_query"
     )
+
+
+def test_the_themes_the_set_has_are_listed_and_an_unknown_one_is_refused(
+    client: TestClient,
+) -> None:
+    got = client.get("/api/problemas/themes").json()
+    assert got == {"themes": [{"theme": "domino", "count": 2}, {"theme": "capicua", "count": 1}]}
+    for _ in range(5):
+        assert client.get("/api/problemas/next", params={"theme": "capicua"}).json()["id"] == "dos"
+    refused = client.get("/api/problemas/next", params={"theme": "zapato"})
+    assert refused.status_code == 404
+    error = refused.json()["error"]
+    assert error["code"] == "trainer.unknown_theme"
+    assert error["message"] == "No hay problemas del tema «zapato»; los temas son: capicua, domino"

@@ -14,7 +14,7 @@ import pytest
 from fichaflow.core.hand import Hand, write_move
 from fichaflow.core.record import draw_until_playable
 from fichaflow.core.tiles import name
-from fichaflow.problemas import Puzzle, by_id
+from fichaflow.problemas import Puzzle, by_id, load_set
 from fichaflow.trainer.shipped import ShippedPuzzles
 from tests.server.kit import ServerProcess
 
@@ -102,3 +102,43 @@ def test_a_shipped_problema_solved_right_and_wrong_on_a_phone(
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=str(shots / "problema-mal.png"), full_page=True)
     context.close()
+
+
+def test_a_theme_chosen_brings_problemas_of_that_theme_in_both_languages(
+    browser: Any, server: ServerProcess
+) -> None:
+    from playwright.sync_api import expect
+
+    context, page, _ = _open(browser, server)
+    picker = page.locator("#theme")
+    expect(picker.locator("option")).to_have_count(1 + len(_themes()))
+    expect(picker.locator("option").first).to_have_text("Todos los temas")
+    count = _themes()["capicua"]
+    with page.expect_response(re.compile(r"/api/problemas/next\?.*theme=capicua")) as sent:
+        picker.select_option(label=f"Capicúa ({count})")
+    puzzle = by_id(sent.value.json()["id"])
+    assert "capicua" in puzzle.themes
+    expect(page.locator("body")).to_have_attribute("data-puzzle", puzzle.id)
+    expect(page.locator("#puzzle-info")).to_contain_text("Capicúa")
+    page.locator("#lang").click()
+    expect(picker.locator("option").first).to_have_text("Every theme")
+    expect(picker.locator("option:checked")).to_have_text(f"Capicúa ({count})")
+    expect(page.locator("label[for='theme']")).to_have_text("Theme")
+    # the choice stays in this browser: «Otro problema» and a reload keep to the theme
+    with page.expect_response(re.compile(r"/api/problemas/next")) as again:
+        page.reload()
+    assert "capicua" in by_id(again.value.json()["id"]).themes
+    expect(page.locator("#theme")).to_have_value("capicua")
+    with page.expect_response(re.compile(r"/api/problemas/next")) as other:
+        page.locator("#next").click()
+    assert "capicua" in by_id(other.value.json()["id"]).themes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
+
+
+def _themes() -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for puzzle in load_set():
+        for theme in puzzle.themes:
+            counted[theme] = counted.get(theme, 0) + 1
+    return counted

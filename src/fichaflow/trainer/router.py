@@ -37,6 +37,7 @@ MOVE_CHARS: Final = frozenset("0123456789-:leftrighpas")
 STATUS: Final = {
     "trainer.unknown_puzzle": 404,
     "trainer.no_puzzle": 404,
+    "trainer.unknown_theme": 404,
     "accounts.signed_out": 401,
     "accounts.csrf": 403,
     "server.too_big_http": 413,
@@ -88,6 +89,11 @@ class Trainer:
         self.puzzles = puzzles
         self.account_of = account_of
         self.known = frozenset(puzzles.ids())
+        by_theme: dict[str, set[str]] = {}  # each theme the set has, and its puzzles
+        for puzzle in sorted(self.known):
+            for theme in puzzles.themes(puzzle):
+                by_theme.setdefault(theme, set()).add(puzzle)
+        self.by_theme = {theme: frozenset(found) for theme, found in by_theme.items()}
         self.chooser = random.Random()
         self.cached: dict[str, int] | None = None
         self.cached_at = 0.0
@@ -145,6 +151,13 @@ def _verdict(judged: Judged, over: bool) -> dict[str, Any]:
 def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
     router = APIRouter(prefix=PREFIX, route_class=TrainerRoute)
 
+    @router.get("/themes")
+    async def themes() -> Any:
+        """The themes the set has, the most puzzles first, and how many each one has (a puzzle
+        may have several)."""
+        counted = sorted(trainer.by_theme.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        return {"themes": [{"theme": theme, "count": len(found)} for theme, found in counted]}
+
     @router.get("/next")
     async def next_puzzle(request: Request) -> Any:
         """A puzzle near ``rating`` (the player's shown rating; a signed-in player's own when
@@ -161,9 +174,11 @@ def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
         shown = await trainer.shown()
         theme = request.query_params.get("theme")
         if theme:
-            shown = {p: r for p, r in shown.items() if theme in trainer.puzzles.themes(p)}
-            if not shown:
-                raise FichaFlowError("trainer.no_puzzle")
+            if theme not in trainer.by_theme:
+                raise FichaFlowError(
+                    "trainer.unknown_theme", theme=theme[:32], themes=", ".join(trainer.by_theme)
+                )
+            shown = {p: shown[p] for p in trainer.by_theme[theme]}
         skip = frozenset(request.query_params.get("skip", "").split(",")[:20])
         chosen = near(shown, target, trainer.chooser, skip)
         return trainer.public(chosen, shown[chosen])

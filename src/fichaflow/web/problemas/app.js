@@ -12,12 +12,14 @@ await loadCatalogues();
 const TEXT = { es: section('es', 'problemas.'), en: section('en', 'problemas.') };
 const RATING_KEY = 'fichaflow.problemas.rating';
 const HISTORY_KEY = 'fichaflow.problemas.history';
+const THEME_KEY = 'fichaflow.problemas.theme';
 const $ = (id) => document.getElementById(id);
 
 const state = {
   lang: new URLSearchParams(location.search).get('lang') === 'en' ? 'en' : 'es',
   puzzle: null, line: [], ends: [0, 0], hand: [], moves: [], chosen: null, busy: false,
   streakMode: false, streak: 0, lastVerdict: null,
+  themes: [], theme: '',
 };
 
 function t(key, params = {}) {
@@ -48,6 +50,7 @@ function words() {
   $('line').setAttribute('aria-label', t('line'));
   $('hand').setAttribute('aria-label', t('hand'));
   drawRating();
+  drawThemes();
   drawBoard();
   drawVerdict();
   drawHistory();
@@ -63,6 +66,21 @@ function drawRating(change = null) {
   }
   $('streak-line').hidden = !state.streakMode;
   $('streak').textContent = String(state.streak);
+}
+
+/** The theme picker: every theme the set has, with how many problemas it has. */
+function drawThemes() {
+  const all = document.createElement('option');
+  all.value = '';
+  all.textContent = t('theme_all');
+  const options = state.themes.map(({ theme, count }) => {
+    const option = document.createElement('option');
+    option.value = theme;
+    option.textContent = t('theme_count', { theme: t(`theme.${theme}`), count });
+    return option;
+  });
+  $('theme').replaceChildren(all, ...options);
+  $('theme').value = state.theme;
 }
 
 /** The tile ``tile`` ("a-b") placed at ``end``: the line's new pair and its new ends. */
@@ -110,7 +128,12 @@ function drawBoard() {
   }));
   const choice = $('end-choice');
   choice.hidden = !state.chosen || Boolean(over);
-  for (const end of ['left', 'right']) {
+  $('theme').addEventListener('change', () => {
+  state.theme = $('theme').value;
+  keep(THEME_KEY, state.theme);
+  load('next');
+});
+for (const end of ['left', 'right']) {
     const button = $(end);
     button.textContent = t(`end_${end}`, { number: end === 'left' ? state.ends[0] : state.ends[1] });
     button.disabled = !state.chosen || !fits(state.chosen, end) || state.busy;
@@ -188,8 +211,11 @@ async function load(path) {
   showProblem(null);
   try {
     const mine = stored(RATING_KEY, null);
-    const query = mine ? `?rating=${mine.shown}` : '';
-    show(await call('GET', path === 'next' ? `/api/problemas/next${query}` : '/api/problemas/daily'));
+    const query = new URLSearchParams();
+    if (mine) query.set('rating', String(mine.shown));
+    if (state.theme) query.set('theme', state.theme);
+    const asked = query.size ? `?${query}` : '';
+    show(await call('GET', path === 'next' ? `/api/problemas/next${asked}` : '/api/problemas/daily'));
   } catch (error) {
     showProblem(error);
   } finally {
@@ -256,8 +282,20 @@ $('streak-mode').addEventListener('click', () => {
   drawRating();
   load('next');
 });
+$('theme').addEventListener('change', () => {
+  state.theme = $('theme').value;
+  keep(THEME_KEY, state.theme);
+  load('next');
+});
 for (const end of ['left', 'right']) $(end).addEventListener('click', () => play(end));
 
+try {
+  state.themes = (await call('GET', '/api/problemas/themes')).themes;
+} catch (error) {
+  showProblem(error); // the picker offers every theme only; the problemas still come
+}
+const kept = stored(THEME_KEY, '');
+state.theme = state.themes.some(({ theme }) => theme === kept) ? kept : '';
 words();
 await load(new URLSearchParams(location.search).get('daily') ? 'daily' : 'next');
 document.body.dataset.ready = 'true';
