@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fichaflow.core.deal import Deal
-from fichaflow.core.hand import Hand, Move, write_move
+from fichaflow.core.hand import End, Hand, Move, write_move
 from fichaflow.core.record import draw_until_playable
 from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import bits, name, parse
@@ -50,19 +50,17 @@ def position(
     return hand
 
 
+def one_line(hand: Hand, move: Move) -> Move:
+    """``move`` as the problemas write it: with both ends the same number, a tile played on
+    either end makes the same line, so it is the move on the left."""
+    if move.is_play and move.end is End.RIGHT and hand.left >= 0 and hand.left == hand.right:
+        return Move(move.tile, End.LEFT)
+    return move
+
+
 def choices(hand: Hand) -> list[Move]:
-    """The distinct moves of the player to move: with both ends the same number, a tile played
-    on either end makes the same line, so it is offered once (on the left)."""
-    moves = hand.legal_moves()
-    if hand.left >= 0 and hand.left == hand.right:
-        seen: set[int] = set()
-        kept = []
-        for move in moves:
-            if move.tile not in seen:
-                seen.add(move.tile)
-                kept.append(move)
-        return kept
-    return moves
+    """The distinct moves of the player to move (each once: see :func:`one_line`)."""
+    return list(dict.fromkeys(one_line(hand, move) for move in hand.legal_moves()))
 
 
 def token(hand: Hand, move: Move) -> str:

@@ -10,21 +10,12 @@ from typing import Any
 
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.hand import End, Hand, Move
+from fichaflow.core.hand import Hand
 from fichaflow.core.record import draw_until_playable
 from fichaflow.core.tiles import bits, name
 from fichaflow.problemas import Puzzle, by_id, judge, load_set
-from fichaflow.problemas.solve import choices, token
+from fichaflow.problemas.solve import choices, one_line, token
 from fichaflow.trainer.puzzles import Judged
-
-
-def _read(hand: Hand, text: str) -> Move:
-    """The page's move in this position; with both ends on one number, either end is the left
-    one, as the problemas offer a tile once."""
-    move = hand.parse(text)
-    if move.is_play and move.end is End.RIGHT and hand.left == hand.right:
-        return Move(move.tile, End.LEFT)
-    return move
 
 
 def _question(puzzle: Puzzle, hand: Hand, lang: str) -> str:
@@ -95,7 +86,8 @@ class ShippedPuzzles:
 
 
 def _token(hand: Hand, text: str) -> str:
-    return token(hand, _read(hand, text))
+    """The page's move (its end always written) in the problema's notation."""
+    return token(hand, one_line(hand, hand.parse(text)))
 
 
 def _number(value: object) -> str:
