@@ -92,7 +92,13 @@ def client(database_url: str) -> Iterator[TestClient]:
     database = Database(database_url)
     migrate(database.engine)
     app = FastAPI()
-    trainer.install(app, database, HttpLimits(0), Fixture(), fake_accounts({"ana": "acct-ana"}))
+    trainer.install(
+        app,
+        database,
+        HttpLimits(0),
+        Fixture(),
+        fake_accounts({"ana": "acct-ana", "bea": "acct-bea"}),
+    )
     with TestClient(app) as made:
         made.app_state = database  # type: ignore[attr-defined]
         yield made
@@ -152,7 +158,8 @@ def test_a_signed_in_players_rating_is_kept_and_its_history_shown(client: TestCl
     ).json()
     assert again["rating"]["before"] == won["rating"]["shown"]
     mine = client.get("/api/problemas/me/history", cookies=cookies).json()
-    assert mine["rating"]["shown"] == again["rating"]["shown"] and mine["streak_best"] == 1
+    assert mine["rating"]["shown"] == again["rating"]["shown"]
+    assert (mine["streak"], mine["streak_best"]) == (2, 2) == tuple(again["streak"].values())
     assert [a["moves"] for a in mine["attempts"]] == [["6-4:left"], ["6-4:left"]]
     assert client.get("/api/problemas/me/history").status_code == 401
 
@@ -198,3 +205,23 @@ def test_the_themes_the_set_has_are_listed_and_an_unknown_one_is_refused(
     error = refused.json()["error"]
     assert error["code"] == "trainer.unknown_theme"
     assert error["message"] == "No hay problemas del tema «zapato»; los temas son: capicua, domino"
+
+
+def test_a_signed_in_players_streak_is_kept_by_the_server(client: TestClient) -> None:
+    cookies, headers = {"session": "bea"}, {"X-CSRF-Token": "ok"}
+
+    def attempt(move: str, streak: int = 0) -> dict[str, Any]:
+        body = {"move": move, "streak": streak}
+        got = client.post("/api/problemas/uno/attempt", json=body, cookies=cookies, headers=headers)
+        assert got.status_code == 200, got.text
+        answer: dict[str, Any] = got.json()
+        return answer
+
+    assert attempt("6-4:left", 30)["streak"] == {"current": 1, "best": 1}  # 30: not read
+    assert attempt("6-4:left")["streak"] == {"current": 2, "best": 2}
+    assert attempt("5-5", 7)["streak"] == {"current": 0, "best": 2}
+    mine = client.get("/api/problemas/me/history", cookies=cookies).json()
+    assert (mine["streak"], mine["streak_best"]) == (0, 2)
+    # a guest's streak is what their browser counts, one more for a solved problema
+    guest = client.post("/api/problemas/uno/attempt", json={"move": "6-4:left", "streak": 4})
+    assert guest.json()["streak"] == {"current": 5, "best": None}

@@ -5,6 +5,7 @@ a wrong one's cost in tantos and why. Its screenshots are the docs' (tests/brows
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield srv
 
 
-def _open(browser: Any, server: ServerProcess) -> tuple[Any, Any, Puzzle]:
+def _open(
+    browser: Any, server: ServerProcess, account: tuple[str, str] | None = None
+) -> tuple[Any, Any, Puzzle]:
+    """A phone at /problemas/ (signed up or in first as ``(path, name)``, when given)."""
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport=PHONE, locale="es-ES")
     page = context.new_page()
+    if account is not None:
+        path, name = account
+        body = {"name": name, "password": "dominó a las seis"}
+        signed = page.request.post(f"{server.url}/api/accounts/{path}", data=body)
+        assert signed.ok, signed.text()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     with page.expect_response(re.compile(r"/api/problemas/next")) as sent:
@@ -85,6 +94,7 @@ def test_a_shipped_problema_solved_right_and_wrong_on_a_phone(
             "¡Resuelto!" if done else re.compile("Bien")
         )
     assert int(page.locator("#rating").inner_text()) > 1500
+    expect(page.locator("#streak")).to_have_text("1")  # a guest's, kept in this browser
     page.screenshot(path=str(shots / "problema-bien.png"), full_page=True)
     context.close()
 
@@ -142,3 +152,32 @@ def _themes() -> dict[str, int]:
         for theme in puzzle.themes:
             counted[theme] = counted.get(theme, 0) + 1
     return counted
+
+
+def test_a_signed_in_players_streak_and_rating_are_the_servers_on_another_device(
+    browser: Any, server: ServerProcess
+) -> None:
+    from playwright.sync_api import expect
+
+    name = f"Ana {secrets.token_hex(3)}"
+    context, page, puzzle = _open(browser, server, ("signup", name))
+    expect(page.locator("#who")).to_contain_text(f"Con tu cuenta, {name}")
+    answers = _answers(puzzle)
+    for hand, answer in answers:
+        _tap(page, hand, answer)
+    expect(page.locator("#verdict h2")).to_have_text("¡Resuelto!")
+    expect(page.locator("#streak")).to_have_text("1")
+    expect(page.locator("#streak-best")).to_have_text("1")
+    rating = page.locator("#rating").inner_text()
+    assert int(rating) > 1500
+    kept = page.evaluate("Object.keys(localStorage).filter((k) => k.includes('rating'))")
+    assert kept == []  # nothing of it in this browser
+    context.close()
+
+    # a laptop, signed in as the same player: the same rating, streak and attempt
+    context, page, _ = _open(browser, server, ("signin", name))
+    expect(page.locator("#rating")).to_have_text(rating)
+    expect(page.locator("#streak")).to_have_text("1")
+    expect(page.locator("#history li")).to_have_count(1)
+    expect(page.locator("#history li")).to_contain_text(f"{puzzle.id}: resuelto")
+    context.close()

@@ -62,12 +62,10 @@ def test_a_right_answer_raises_the_player_and_lowers_the_puzzle(engine: Engine) 
         moves=["6-4:left"],
         solved=True,
         cost=0,
-        streak=1,
     )
     assert done.player_before == NEW_PLAYER
     assert done.player_after.shown > 1500 > done.puzzle_after.shown
-    kept, best = store.player(engine, account)
-    assert kept == done.player_after and best == 1
+    assert store.player(engine, account) == store.Standing(done.player_after, 1, 1)
     assert store.puzzle_ratings(engine)["p-right"] == done.puzzle_after
     # the next attempt starts from what was stored, not from a new player's rating
     again = store.attempt(
@@ -80,11 +78,11 @@ def test_a_right_answer_raises_the_player_and_lowers_the_puzzle(engine: Engine) 
         moves=["5-5"],
         solved=False,
         cost=12,
-        streak=0,
     )
     assert again.player_before == done.player_after
     assert again.player_after.shown < done.player_after.shown
-    assert store.player(engine, account) == (again.player_after, 1)  # the best streak stays
+    # a miss ends the streak; the best one stays
+    assert store.player(engine, account) == store.Standing(again.player_after, 0, 1)
     lines = store.history(engine, account)
     assert [(h["puzzle"], h["correct"], h["cost"], h["moves"]) for h in lines] == [
         ("p-right", False, 12, ["5-5"]),
@@ -141,4 +139,45 @@ def test_a_failed_rating_writes_nothing(engine: Engine) -> None:
         )
     assert _attempts(engine) == before
     assert "p-none" not in store.puzzle_ratings(engine)
-    assert store.player(engine, "nobody") == (NEW_PLAYER, 0)
+    assert store.player(engine, "nobody") == store.Standing(NEW_PLAYER, 0, 0)
+
+
+def test_a_signed_in_players_streak_is_the_servers_whatever_was_sent(engine: Engine) -> None:
+    account = secrets.token_hex(8)
+
+    def one(solved: bool, sent: int = 0) -> store.Attempt:
+        return store.attempt(
+            engine,
+            rate_attempt,
+            account=account,
+            guest=None,
+            puzzle="p-streak",
+            start=NEW_PLAYER,
+            moves=["6-4:left"],
+            solved=solved,
+            cost=0 if solved else 5,
+            guest_streak=sent,  # what a browser would count: not read for an account
+        )
+
+    assert [(a.streak, a.streak_best) for a in (one(True, 40), one(True), one(True))] == [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+    ]
+    assert store.player(engine, account).streak == 3
+    missed = one(False, 9)
+    assert (missed.streak, missed.streak_best) == (0, 3)
+    assert (one(True).streak, store.player(engine, account).streak_best) == (1, 3)
+    guest = store.attempt(
+        engine,
+        rate_attempt,
+        account=None,
+        guest=NEW_PLAYER,
+        puzzle="p-streak",
+        start=NEW_PLAYER,
+        moves=["6-4:left"],
+        solved=True,
+        cost=0,
+        guest_streak=6,
+    )
+    assert (guest.streak, guest.streak_best) == (6, None)  # a guest's best is their browser's

@@ -165,7 +165,7 @@ def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
         account = await trainer.account_of(request, False)
         target = NEW.shown
         if account is not None:
-            target = (await trainer.run(store.player, account))[0].shown
+            target = (await trainer.run(store.player, account)).rating.shown
         asked = request.query_params.get("rating")
         if asked is not None:
             if not asked.isdigit() or len(asked) > 4:
@@ -199,8 +199,10 @@ def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
     @router.post("/{puzzle}/attempt")
     async def attempt(puzzle: str, request: Request) -> Any:
         """One move: ``{"moves": [the player's earlier moves], "move": "6-4:left", "rating":
-        {"mu", "sigma", "attempts"} (a guest's), "streak": n}``. A right move that is not the
-        last answers the replies; the attempt's end answers the answer and the new ratings."""
+        {"mu", "sigma", "attempts"} (a guest's), "streak": n (a guest's)}``. A right move that
+        is not the last answers the replies; the attempt's end answers the answer, the new
+        ratings and the streak (a signed-in player's is the server's: what was sent is not
+        read)."""
         trainer.check(puzzle)
         data = await _body(request)
         moves, move = _moves(data.get("moves")), _move(data.get("move"))
@@ -225,12 +227,13 @@ def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
             moves=[*moves, move],
             solved=judged.correct,
             cost=judged.cost,
-            streak=streak + 1 if judged.correct else 0,
+            guest_streak=streak + 1 if judged.correct else 0,
         )
         out["rating"] = {
             "before": done.player_before.shown,
             **rating_json(done.player_after),
         }
+        out["streak"] = {"current": done.streak, "best": done.streak_best}
         out["puzzle_rating"] = done.puzzle_after.shown
         if trainer.cached is not None:
             trainer.cached[puzzle] = done.puzzle_after.shown
@@ -239,14 +242,19 @@ def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
 
     @router.get("/me/history")
     async def history(request: Request) -> Any:
-        """A signed-in player's rating, best streak and latest attempts (a guest's history is
-        kept by their browser)."""
+        """A signed-in player's rating, running and best streaks and latest attempts (a guest's
+        are kept by their browser)."""
         account = await trainer.account_of(request, False)
         if account is None:
             raise FichaFlowError("accounts.signed_out")
-        rating, best = await trainer.run(store.player, account)
+        standing: store.Standing = await trainer.run(store.player, account)
         lines: Sequence[dict[str, Any]] = await trainer.run(store.history, account)
-        return {"rating": rating_json(rating), "streak_best": best, "attempts": list(lines)}
+        return {
+            "rating": rating_json(standing.rating),
+            "streak": standing.streak,
+            "streak_best": standing.streak_best,
+            "attempts": list(lines),
+        }
 
     return router
 

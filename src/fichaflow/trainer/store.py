@@ -43,6 +43,7 @@ class TrainerPlayerRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     attempts: Mapped[int] = mapped_column(Integer)
+    streak: Mapped[int] = mapped_column(Integer, server_default="0")
     streak_best: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -73,11 +74,24 @@ class TrainerAttemptRow(Base):
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """What one attempt did: the player's rating before and after, the puzzle's after."""
+    """What one attempt did: the player's rating before and after, the puzzle's after, and the
+    player's streak after it (problemas solved in a row; the best one is a signed-in player's
+    only: a guest's is their browser's)."""
 
     player_before: Rating
     player_after: Rating
     puzzle_after: Rating
+    streak: int = 0
+    streak_best: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A signed-in player's puzzle rating, running streak and best streak."""
+
+    rating: Rating
+    streak: int
+    streak_best: int
 
 
 Rate = Callable[[Rating, Rating, bool], tuple[Rating, Rating]]
@@ -87,20 +101,22 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def player(engine: Engine, account: str) -> tuple[Rating, int]:
-    """A signed-in player's puzzle rating and best streak (a new player's when none is kept)."""
+def player(engine: Engine, account: str) -> Standing:
+    """A signed-in player's puzzle rating and streaks (a new player's when none is kept)."""
     with engine.connect() as connection:
         row = connection.execute(
             select(
                 TrainerPlayerRow.mu,
                 TrainerPlayerRow.sigma,
                 TrainerPlayerRow.attempts,
+                TrainerPlayerRow.streak,
                 TrainerPlayerRow.streak_best,
             ).where(TrainerPlayerRow.account == account)
         ).first()
     if row is None:
-        return NEW_PLAYER, 0
-    return Rating(row.mu, row.sigma, row.attempts), int(row.streak_best)
+        return Standing(NEW_PLAYER, 0, 0)
+    rating = Rating(row.mu, row.sigma, row.attempts)
+    return Standing(rating, int(row.streak), int(row.streak_best))
 
 
 def puzzle_ratings(engine: Engine) -> dict[str, Rating]:
@@ -128,12 +144,13 @@ def attempt(
     moves: Sequence[str],
     solved: bool,
     cost: int,
-    streak: int = 0,
+    guest_streak: int = 0,
 ) -> Attempt:
     """Rate one finished attempt and keep it. A signed-in player (``account``) is rated from
-    their stored rating; a guest from ``guest`` (what their browser sent, already checked). A
-    puzzle with no row yet starts at ``start``. ``streak`` is the player's running streak after
-    this attempt (their best is kept)."""
+    their stored rating, and their streak is the stored one, one more for a problema solved,
+    back to 0 for one missed (their best is kept); a guest is rated from ``guest`` (what their
+    browser sent, already checked), and ``guest_streak`` is their streak after this attempt, as
+    their browser counts it. A puzzle with no row yet starts at ``start``."""
     with engine.begin() as connection:
         found = connection.execute(
             select(TrainerPuzzleRow.mu, TrainerPuzzleRow.sigma, TrainerPuzzleRow.attempts)
@@ -144,13 +161,22 @@ def attempt(
         kept = None
         if account is not None:
             kept = connection.execute(
-                select(TrainerPlayerRow.mu, TrainerPlayerRow.sigma, TrainerPlayerRow.attempts)
+                select(
+                    TrainerPlayerRow.mu,
+                    TrainerPlayerRow.sigma,
+                    TrainerPlayerRow.attempts,
+                    TrainerPlayerRow.streak,
+                    TrainerPlayerRow.streak_best,
+                )
                 .where(TrainerPlayerRow.account == account)
                 .with_for_update()
             ).first()
             before = NEW_PLAYER if kept is None else Rating(kept.mu, kept.sigma, kept.attempts)
+            streak = (0 if kept is None else int(kept.streak)) + 1 if solved else 0
+            best: int | None = max(streak, 0 if kept is None else int(kept.streak_best))
         else:
             before = guest or NEW_PLAYER
+            streak, best = guest_streak, None
         after, puzzle_after = rate(before, puzzle_before, solved)
         values: dict[str, Any] = {
             "mu": puzzle_after.mu,
@@ -172,21 +198,17 @@ def attempt(
                 "mu": after.mu,
                 "sigma": after.sigma,
                 "attempts": after.partidas,
+                "streak": streak,
+                "streak_best": best,
                 "updated_at": _now(),
             }
             if kept is None:
-                connection.execute(
-                    insert(TrainerPlayerRow).values(account=account, streak_best=streak, **mine)
-                )
+                connection.execute(insert(TrainerPlayerRow).values(account=account, **mine))
             else:
-                best = select(TrainerPlayerRow.streak_best).where(
-                    TrainerPlayerRow.account == account
-                )
-                old = int(connection.execute(best).scalar_one())
                 connection.execute(
                     update(TrainerPlayerRow)
                     .where(TrainerPlayerRow.account == account)
-                    .values(streak_best=max(old, streak), **mine)
+                    .values(**mine)
                 )
         connection.execute(
             insert(TrainerAttemptRow).values(
@@ -200,7 +222,7 @@ def attempt(
                 at=_now(),
             )
         )
-    return Attempt(before, after, puzzle_after)
+    return Attempt(before, after, puzzle_after, streak, best)
 
 
 def history(engine: Engine, account: str, limit: int = HISTORY) -> list[dict[str, Any]]:

@@ -1,9 +1,10 @@
 // Problemas (/problemas/): a position drawn like the table, the player taps a tile and an end;
 // the server judges each move (it never sends the answer before the attempt ends). A right
 // answer plays out the line with the rivals' replies; a wrong one says what it loses, in tantos,
-// and why. A guest's rating and history stay in this browser (localStorage) and go with each
-// attempt; a signed-in player's are the server's.
-import { call, ServerError } from '/js/api.js';
+// and why. A guest's rating, streak and history stay in this browser (localStorage) and go with
+// each attempt; a signed-in player's are the server's, on every device they sign in on. The
+// streak counts the problemas solved in a row; in streak mode each one is asked harder.
+import { api, call, ServerError } from '/js/api.js';
 import { halves } from '/js/tiles.js';
 import { loadCatalogues, section } from '/js/i18n.js';
 import { tileSvg } from '../repaso/tiles.js';
@@ -13,13 +14,16 @@ const TEXT = { es: section('es', 'problemas.'), en: section('en', 'problemas.') 
 const RATING_KEY = 'fichaflow.problemas.rating';
 const HISTORY_KEY = 'fichaflow.problemas.history';
 const THEME_KEY = 'fichaflow.problemas.theme';
+const STREAK_KEY = 'fichaflow.problemas.streak';
+const CLIMB = 25; // streak mode: each problema solved in a row asks the next this much harder
 const $ = (id) => document.getElementById(id);
 
 const state = {
   lang: new URLSearchParams(location.search).get('lang') === 'en' ? 'en' : 'es',
   puzzle: null, line: [], ends: [0, 0], hand: [], moves: [], chosen: null, busy: false,
-  streakMode: false, streak: 0, lastVerdict: null,
+  streakMode: false, lastVerdict: null,
   themes: [], theme: '',
+  account: null, server: null, // signed in: who, and their rating, streaks and history
 };
 
 function t(key, params = {}) {
@@ -33,6 +37,16 @@ function stored(key, fallback) {
 
 function keep(key, value) {
   try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: not kept */ }
+}
+
+/** The player's rating: a signed-in player's from the server, a guest's from this browser. */
+function myRating() {
+  return state.account ? state.server?.rating ?? null : stored(RATING_KEY, null);
+}
+
+function streaks() {
+  if (state.account) return { current: state.server?.streak ?? 0, best: state.server?.streak_best ?? 0 };
+  return stored(STREAK_KEY, { current: 0, best: 0 });
 }
 
 function showProblem(error) {
@@ -57,15 +71,18 @@ function words() {
 }
 
 function drawRating(change = null) {
-  const mine = stored(RATING_KEY, null);
-  $('rating').textContent = String(mine?.shown ?? 1500);
+  $('rating').textContent = String(myRating()?.shown ?? 1500);
   if (change !== null) {
     const el = $('change');
     el.textContent = change >= 0 ? `+${change}` : `${change}`;
     el.className = `change ${change >= 0 ? 'up' : 'down'}`;
   }
-  $('streak-line').hidden = !state.streakMode;
-  $('streak').textContent = String(state.streak);
+  const { current, best } = streaks();
+  $('streak').textContent = String(current);
+  $('streak-best').textContent = String(best);
+  $('streak-mode').setAttribute('aria-pressed', String(state.streakMode));
+  $('who').hidden = !state.account;
+  if (state.account) $('who').textContent = t('signed_in', { name: state.account.name });
 }
 
 /** The theme picker: every theme the set has, with how many problemas it has. */
@@ -183,7 +200,7 @@ function drawVerdict() {
 }
 
 function drawHistory() {
-  const lines = stored(HISTORY_KEY, []);
+  const lines = state.account ? state.server?.attempts ?? [] : stored(HISTORY_KEY, []);
   $('history').replaceChildren(...lines.slice(0, 20).map((h) => {
     const li = document.createElement('li');
     li.textContent = t(h.correct ? 'history_right' : 'history_wrong',
@@ -210,9 +227,10 @@ async function load(path) {
   state.busy = true;
   showProblem(null);
   try {
-    const mine = stored(RATING_KEY, null);
+    const mine = myRating();
     const query = new URLSearchParams();
-    if (mine) query.set('rating', String(mine.shown));
+    if (state.streakMode) query.set('rating', String((mine?.shown ?? 1500) + CLIMB * streaks().current));
+    else if (mine && !state.account) query.set('rating', String(mine.shown)); // else the server's
     if (state.theme) query.set('theme', state.theme);
     const asked = query.size ? `?${query}` : '';
     show(await call('GET', path === 'next' ? `/api/problemas/next${asked}` : '/api/problemas/daily'));
@@ -230,12 +248,12 @@ async function play(end) {
   const move = `${tile}:${end}`;
   state.busy = true;
   showProblem(null);
-  const mine = stored(RATING_KEY, null);
+  const mine = state.account ? null : stored(RATING_KEY, null); // a signed-in one's: the server's
   try {
     const verdict = await call('POST', `/api/problemas/${encodeURIComponent(state.puzzle.id)}/attempt`, {
       moves: state.moves, move,
       rating: mine ? { mu: mine.mu, sigma: mine.sigma, attempts: mine.attempts } : null,
-      streak: state.streak,
+      streak: state.account ? 0 : streaks().current,
     });
     state.lastVerdict = verdict;
     state.chosen = null;
@@ -264,11 +282,16 @@ async function play(end) {
 
 function finish(verdict) {
   const before = verdict.rating.before;
-  keep(RATING_KEY, verdict.rating); // a signed-in player's is the server's: this is only shown
-  const lines = stored(HISTORY_KEY, []);
-  lines.unshift({ puzzle: state.puzzle.id, correct: verdict.correct, before, after: verdict.rating.shown });
-  keep(HISTORY_KEY, lines.slice(0, 50));
-  if (state.streakMode) state.streak = verdict.correct ? state.streak + 1 : 0;
+  const line = { puzzle: state.puzzle.id, correct: verdict.correct, before, after: verdict.rating.shown };
+  const current = verdict.streak.current;
+  if (state.account) { // what the server keeps, as it answered
+    state.server = { ...state.server, rating: verdict.rating, streak: current,
+      streak_best: verdict.streak.best, attempts: [line, ...(state.server?.attempts ?? [])].slice(0, 50) };
+  } else {
+    keep(RATING_KEY, verdict.rating);
+    keep(HISTORY_KEY, [line, ...stored(HISTORY_KEY, [])].slice(0, 50));
+    keep(STREAK_KEY, { current, best: Math.max(streaks().best, current) });
+  }
   drawRating(verdict.rating.shown - before);
   drawHistory();
 }
@@ -278,7 +301,6 @@ $('next').addEventListener('click', () => load('next'));
 $('daily').addEventListener('click', () => load('daily'));
 $('streak-mode').addEventListener('click', () => {
   state.streakMode = !state.streakMode;
-  state.streak = 0;
   drawRating();
   load('next');
 });
@@ -289,7 +311,9 @@ $('theme').addEventListener('change', () => {
 });
 for (const end of ['left', 'right']) $(end).addEventListener('click', () => play(end));
 
+state.account = await api.me(); // null: a guest
 try {
+  if (state.account) state.server = await call('GET', '/api/problemas/me/history');
   state.themes = (await call('GET', '/api/problemas/themes')).themes;
 } catch (error) {
   showProblem(error); // the picker offers every theme only; the problemas still come
