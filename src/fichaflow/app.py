@@ -44,6 +44,7 @@ from fichaflow.server.storage import Storage
 from fichaflow.storage import migrate
 from fichaflow.torneos import router as torneos
 from fichaflow.trainer import router as trainer
+from fichaflow.trainer import store as trainer_store
 from fichaflow.trainer.shipped import ShippedPuzzles
 
 WEB: Final = Path(__file__).parent / "web"
@@ -179,6 +180,7 @@ def create_app(settings: Settings) -> FastAPI:
         partial(person_of, service),
         partial(forget_people, service),
         service.set_account,
+        forget_rows=(trainer_store.forget,),  # a deleted account's problemas rows go with it
     )
     # The game knows who plays signed in, and tells the players' side of each partida's end.
     app.include_router(

@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
+from fichaflow.core.hand import write_move
+from fichaflow.problemas import by_id
 from tests.accounts.kit import PASSWORD, Player, error_code, fresh_name
 from tests.server.kit import ServerProcess
 
@@ -171,11 +173,14 @@ def test_sign_in_is_limited_per_name(players: list[Player]) -> None:
     laptop.sign_in(other)
 
 
-def test_export_then_delete_leaves_nothing(players: list[Player]) -> None:
+def test_export_then_delete_leaves_nothing(players: list[Player], server: ServerProcess) -> None:
     phone, laptop, _ = players
     name = fresh_name()
     made = phone.sign_up(name)
     laptop.sign_in(name)
+    mine = made["account"]["id"]
+    tried = _problema_tried(phone)  # the trainer keeps a rating, a streak and an attempt
+    assert _trainer_rows(server, mine) == {"trainer_players": 1, "trainer_attempts": 1}
     exported = phone.get("/export")
     assert exported.status_code == 200
     assert "attachment" in exported.headers["content-disposition"]
@@ -192,9 +197,46 @@ def test_export_then_delete_leaves_nothing(players: list[Player]) -> None:
     assert phone.get("/me").status_code == 401
     assert laptop.get("/me").status_code == 401  # every session went with it
     assert laptop.post("/signin", {"name": name, "password": PASSWORD}).status_code == 401
+    assert _trainer_rows(server, mine) == {"trainer_players": 0, "trainer_attempts": 0}
+    # the problema's own rating, which names nobody, stays as the miss moved it (up)
+    assert phone.http.get(f"/api/problemas/{tried}").json()["rating"] > by_id(tried).rating
     assert laptop.post("/recover", {"name": name, "code": made["recovery_codes"][0]}).status_code
     # the name is free again
     assert laptop.sign_up(name)["account"]["id"] != made["account"]["id"]
+
+
+def _problema_tried(player: Player) -> str:
+    """One problema missed by the signed-in ``player`` (a wrong move ends the attempt at once):
+    the problema's id."""
+    served = player.http.get("/api/problemas/next").json()
+    puzzle = by_id(served["id"])
+    best = puzzle.values[puzzle.solution[0]]
+    wrong = next(m for m, value in puzzle.values.items() if value < best)
+    got = player.http.post(
+        f"/api/problemas/{puzzle.id}/attempt",
+        json={"move": write_move(puzzle.hand().parse(wrong))},  # as the page writes it
+        headers={"X-CSRF-Token": player.csrf or ""},
+    )
+    assert got.status_code == 200 and got.json()["done"] and got.json()["signed_in"], got.text
+    return puzzle.id
+
+
+def _trainer_rows(server: ServerProcess, account: str) -> dict[str, int]:
+    engine = sa.create_engine(server.database_url)
+    try:
+        with engine.connect() as connection:
+            return {
+                name: int(
+                    connection.execute(
+                        sa.select(sa.func.count())
+                        .select_from(sa.table(name, sa.column("account")))
+                        .where(sa.column("account") == account)
+                    ).scalar_one()
+                )
+                for name in ("trainer_players", "trainer_attempts")
+            }
+    finally:
+        engine.dispose()
 
 
 def test_refusals_are_clear_and_bodies_are_capped(players: list[Player]) -> None:

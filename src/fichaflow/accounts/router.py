@@ -12,7 +12,7 @@ Signing in is rate limited per address (``--http-limit``) and per name (always).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any, Final
 
@@ -113,10 +113,12 @@ class Accounts:
         person_of: PersonOf,
         forget_people: ForgetPeople,
         claim_person: ClaimPerson | None = None,
+        forget_rows: Sequence[store.Forget] = (),
     ) -> None:
         self.person_of = person_of
         self.forget_people = forget_people
         self.claim_person = claim_person
+        self.forget_rows = tuple(forget_rows)  # other services' rows of a deleted account
         self.db = database
         self.limits = limits  # per address, the server's --http-limit
         self.per_name = HttpLimits(SIGNIN_PER_NAME)
@@ -361,7 +363,7 @@ def build_router(accounts: Accounts) -> APIRouter:
     async def delete(request: Request) -> Any:
         """Delete the account and everything of it; the page offers the export first."""
         found = await accounts.session(request)
-        people = await accounts.run(store.delete_account, found.account.id)
+        people = await accounts.run(store.delete_account, found.account.id, accounts.forget_rows)
         # The account is gone whatever follows; its people's new name is the game's to store.
         await accounts.forget_people(people)
         return signed_off(request, {"deleted": True, "mesas": len(people)})
@@ -493,11 +495,12 @@ def install(
     person_of: PersonOf,
     forget_people: ForgetPeople,
     claim_person: ClaimPerson | None = None,
+    forget_rows: Sequence[store.Forget] = (),
 ) -> Accounts:
     """Add the accounts' endpoints to the server's app (before its static files); ``person_of``
     is the game's word on who holds a seat token, ``forget_people`` renames a deleted account's
-    people at the mesas."""
-    accounts = Accounts(database, limits, person_of, forget_people, claim_person)
+    people at the mesas, ``forget_rows`` delete other services' rows of a deleted account."""
+    accounts = Accounts(database, limits, person_of, forget_people, claim_person, forget_rows)
     app.include_router(build_router(accounts))
     app.state.accounts = accounts
     return accounts

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, cast
@@ -458,10 +459,17 @@ def _stamp(moment: datetime) -> str:
     return _aware(moment).isoformat(timespec="seconds")
 
 
-def delete_account(engine: Engine, account: str) -> list[tuple[str, int]]:
+Forget = Callable[[Connection, str], None]
+"""Another service's rows of an account, deleted in the same transaction as the account (the
+trainer's, handed in by ``app.py``: the services do not import each other)."""
+
+
+def delete_account(
+    engine: Engine, account: str, also: Sequence[Forget] = ()
+) -> list[tuple[str, int]]:
     """The account and everything of it: sessions, recovery codes, passkeys, ceremonies, its
-    ratings and partidas, and its links to mesas' people, which it returns (mesa code, person
-    id)."""
+    ratings and partidas, the other services' rows (``also``), and its links to mesas' people,
+    which it returns (mesa code, person id)."""
     with engine.begin() as connection:
         people = [
             (row.mesa, int(row.person))
@@ -475,5 +483,7 @@ def delete_account(engine: Engine, account: str) -> list[tuple[str, int]]:
         connection.execute(delete(CHALLENGES).where(CHALLENGES.c.account == account))
         connection.execute(delete(LINKS).where(LINKS.c.account == account))
         players.forget(connection, account)
+        for forget in also:
+            forget(connection, account)
         connection.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account))
     return people

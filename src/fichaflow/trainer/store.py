@@ -18,11 +18,13 @@ from typing import Any, Final
 from sqlalchemy import (
     JSON,
     Boolean,
+    Connection,
     DateTime,
     Engine,
     Float,
     Integer,
     String,
+    delete,
     insert,
     select,
     update,
@@ -223,6 +225,13 @@ def attempt(
             )
         )
     return Attempt(before, after, puzzle_after, streak, best)
+
+
+def forget(connection: Connection, account: str) -> None:
+    """A deleted account's rows: its rating and streaks, and its attempts (the puzzles' ratings
+    they moved stay: they are the puzzles', and name nobody)."""
+    connection.execute(delete(TrainerAttemptRow).where(TrainerAttemptRow.account == account))
+    connection.execute(delete(TrainerPlayerRow).where(TrainerPlayerRow.account == account))
 
 
 def history(engine: Engine, account: str, limit: int = HISTORY) -> list[dict[str, Any]]:
