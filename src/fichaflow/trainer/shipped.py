@@ -6,6 +6,7 @@ problema's own notation; the line continued along the stored solution."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from fichaflow import i18n
@@ -35,6 +36,19 @@ def _question(puzzle: Puzzle, hand: Hand, lang: str) -> str:
     return i18n.text("trainer.position.face_up", lang, mode=mode, others="; ".join(others))
 
 
+@cache
+def _position(puzzle: str) -> dict[str, Any]:
+    """The page's position, made once per problema (the set is shipped: it never changes)."""
+    found = by_id(puzzle)
+    hand = found.hand()
+    return {
+        "line": [list(pair) for pair in hand.line()],
+        "ends": [hand.left, hand.right],
+        "hand": [name(t) for t in bits(hand.hands[found.seat])],
+        "question": {lang: _question(found, hand, lang) for lang in i18n.LANGUAGES},
+    }
+
+
 class ShippedPuzzles:
     """The package's problemas, for the trainer."""
 
@@ -48,14 +62,7 @@ class ShippedPuzzles:
         return round(by_id(puzzle).rating)
 
     def position(self, puzzle: str) -> dict[str, Any]:
-        found = by_id(puzzle)
-        hand = found.hand()
-        return {
-            "line": [list(pair) for pair in hand.line()],
-            "ends": [hand.left, hand.right],
-            "hand": [name(t) for t in bits(hand.hands[found.seat])],
-            "question": {lang: _question(found, hand, lang) for lang in i18n.LANGUAGES},
-        }
+        return _position(puzzle)
 
     def judge(self, puzzle: str, moves: Sequence[str], move: str) -> Judged:
         """``move`` after the player's right ``moves`` (each checked again). The line goes on as
