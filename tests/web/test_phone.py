@@ -168,3 +168,57 @@ def test_three_long_names_and_the_target_share_the_top_of_a_phone(
     found = page.evaluate(FITS)
     assert found["scrollWidth"] <= WIDTH and found["scrollHeight"] <= HEIGHT, found
     assert page.js_errors == []
+
+
+SUMMARY_OF_LONG_NAMES = """async (names) => {
+  const { dialog } = await import('/js/chrome.js');
+  const { handSummaryBody } = await import('/js/summary.js');
+  const { loadLanguage } = await import('/js/i18n.js');
+  await loadLanguage('es');
+  const seats = names.map((name, seat) => ({ seat, name, kind: 'human', connected: true }));
+  const app = {
+    state: { view: { players: names }, mesa: { seats, status: 'hand_over' }, you: { id: 'a' },
+             fairness: {}, partida: { number: 1 } },
+    mySeat: () => 0,
+  };
+  const summary = {
+    number: 1, seed: 'semilla', scores: [113, 0],
+    revealed: [[], ['6-6', '6-5', '5-5', '4-4', '6-4', '3-3', '2-2'], ['1-0', '2-1'],
+               ['6-3', '5-4', '4-3', '6-2', '5-3', '6-1', '0-0']],
+    score: { end: 'tranque', seat: 0, pips: [0, 66, 4, 47], counted: [1, 3], gains: [113, 0] },
+    explanation: { es: [`Tranque: gana la pareja de ${names[0]} y ${names[2]}.`] },
+  };
+  document.body.append(dialog('summary-dialog', 'Mano 1', [handSummaryBody(app, summary)],
+    { onClose: () => {}, wide: true }));
+  const box = document.querySelector('#summary-dialog .dialog-body').getBoundingClientRect();
+  const wider = [...document.querySelectorAll(
+    '#summary-dialog .hands-up th, #summary-dialog .hands-up td, #summary-dialog .gains li')]
+    .filter((el) => el.getBoundingClientRect().right > box.right + 0.5
+      || el.scrollWidth > el.clientWidth + 1)
+    .map((el) => el.textContent.slice(0, 40));
+  return { wider, scrollWidth: document.scrollingElement.scrollWidth,
+           rows: [...document.querySelectorAll('.hands-up tbody th')]
+             .map((th) => th.firstChild.textContent) };
+}"""
+
+
+def test_the_hand_summary_keeps_four_long_names_inside_a_phone(
+    web_server: ServerProcess, new_page: Callable[..., Any]
+) -> None:
+    """Parejas of long names in a hand's summary on a 360 px phone: a name with no space to wrap
+    at (30 letters can be one word) pushed the tiles and the points out of the dialog; now every
+    name wraps in its own cell, whole, and nothing leaves the dialog or scrolls sideways."""
+    page = new_page(WIDTH, HEIGHT)
+    page.goto(f"{web_server.url}/")
+    page.get_by_label("Tu nombre").wait_for()
+    names = [
+        "María Fernanda González Pérez",
+        "CarolinaRodríguezFernándezzz",
+        "Maximiliano Altagracia Jiménez",
+        "JuanBautistaHernándezOrtega",
+    ]
+    found = page.evaluate(SUMMARY_OF_LONG_NAMES, names)
+    assert found["wider"] == [], found
+    assert found["scrollWidth"] <= WIDTH, found
+    assert found["rows"] == names  # whole names, none cut
+    assert page.js_errors == []
