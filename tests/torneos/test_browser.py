@@ -306,3 +306,59 @@ def test_the_pages_speak_english_when_asked(browser: Any, sqlite_server: ServerP
     expect(page.locator("[data-testid=standings] thead")).to_contain_text("Name")
     expect(page.locator("#tiebreaks")).to_contain_text("Tie-breaks:")
     context.close()
+
+
+def test_the_printed_round_of_a_duplicate_torneo_carries_each_tables_deal_slip(
+    browser: Any, sqlite_server: ServerProcess, shots: Path
+) -> None:
+    """With the organizer's link, the round's page prints one slip per table, each on its own
+    page, with every seat's tiles of every deal (the seed's deals) and the seat that leads;
+    with the public link the slips are not there (the seed is secret while the round lasts)."""
+    from playwright.sync_api import expect
+
+    spec = {
+        "name": "Duplicado del jueves",
+        "rules": "venezuela",
+        "rounds": 2,
+        "duplicate": 3,
+        "entrants": [
+            {"name": "Ana y Beto", "players": ["Ana", "Beto"]},
+            "Carla y Dani",
+            "Elena y Fede",
+            "Gabi y Hugo",
+        ],
+    }
+    made = create(sqlite_server, spec)
+    code, public = made["code"], made["public"]
+    paired = post(sqlite_server, f"{code}/rounds").json()["round"]
+    wanted = httpx.get(f"{sqlite_server.url}/api/torneos/{code}/rounds/1/deals").json()
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="es-ES")
+    page = context.new_page()
+    page.goto(f"{sqlite_server.url}/torneo/?o={code}")
+    page.get_by_role("link", name="Planillas de repartos (duplicado, para imprimir)").click()
+    page.emulate_media(media="print")
+    slips = page.locator(".slip")
+    expect(slips).to_have_count(len(paired["tables"]))
+    expect(page.get_by_role("button", name="Imprimir")).to_be_hidden()
+    for table, box in zip(paired["tables"], slips.all(), strict=True):
+        expect(box).to_be_visible()
+        expect(box.locator("h3")).to_have_text(
+            f"Mesa {table['table']} · ronda 1 · planilla de repartos"
+        )
+        rows = box.locator("tbody tr")
+        expect(rows).to_have_count(3)
+        for deal, row in zip(wanted["deals"], rows.all(), strict=True):
+            cells = row.locator("td").all_text_contents()
+            assert cells == [str(deal["leader"]), *(" ".join(hand) for hand in deal["hands"])]
+        assert box.evaluate("b => getComputedStyle(b).breakBefore") == "page"
+    first = slips.nth(paired["tables"].index(next(t for t in paired["tables"] if 1 in t["a"])))
+    expect(first.locator("thead")).to_contain_text("Ana (Ana y Beto)")
+    expect(first.locator("thead")).to_contain_text("Beto (Ana y Beto)")
+    assert_accessible(page, "a duplicate round's deal slips", also=STRUCTURE)
+    page.screenshot(path=str(shots / "torneo-planillas.png"), full_page=True)
+    page.emulate_media(media="screen")
+    page.goto(f"{sqlite_server.url}/torneo/ronda.html?p={public}&ronda=1")
+    expect(page.locator(".card")).to_have_count(len(paired["tables"]))
+    expect(page.locator("#slips-secret")).to_be_visible()
+    expect(page.locator(".slip")).to_have_count(0)
+    context.close()

@@ -185,6 +185,9 @@ function draw(answer) {
   $("tables-link").href = withLang(`ronda.html?p=${pub}`);
   $("csv-link").href = withLang(`/api/torneos/export/${pub}.csv`);
   $("json-link").href = `/api/torneos/export/${encodeURIComponent(code)}.json`;
+  // The duplicate's deal slips are the organizer's (the seed is secret while a round is played).
+  $("slips-link").href = withLang(`ronda.html?o=${encodeURIComponent(code)}`);
+  $("slips-link").hidden = !(settings.duplicate > 0 && record.rounds.length);
 
   const made = record.rounds.length;
   const pair = $("pair");
