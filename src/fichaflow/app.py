@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -37,6 +37,7 @@ from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
 from fichaflow.server.lobby import LobbyBus
 from fichaflow.server.people import forget_people, person_of
 from fichaflow.server.pista import pista_view
+from fichaflow.server.protocol import QUICK_MAX_SECONDS, CreateMesa, Join, MesaOptions
 from fichaflow.server.relay import Relay
 from fichaflow.server.service import TableService
 from fichaflow.server.settings import Settings
@@ -87,6 +88,28 @@ def calm_garbage_collector() -> None:
     What was loaded at start is frozen out of the collections, and they run less often."""
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
+
+
+async def torneo_mesa(
+    service: TableService, rules: dict[str, Any], names: list[str], base_url: str
+) -> dict[str, Any]:
+    """A torneo table's game mesa: the torneo's rules, its host the organizer, each seat taken
+    by its player (a token each), nobody rotating in; full, its partida starts at once (the
+    «Jugar ya» option: people fill every chair), and waits for its players to come."""
+    options = MesaOptions(parados=False, quick_seconds=QUICK_MAX_SECONDS)
+    made = await service.create(
+        CreateMesa(rules=rules, options=options, name=torneos.HOST_NAME), base_url
+    )
+    seats = []
+    for seat, name in enumerate(names):
+        joined = await service.join(made["code"], Join(name=name, seat=seat))
+        seats.append(joined["token"])
+    return {
+        "code": made["code"],
+        "join_url": made["join_url"],
+        "host": made["token"],
+        "seats": seats,
+    }
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -192,7 +215,12 @@ def create_app(settings: Settings) -> FastAPI:
     service.ratings_of = partial(storage.run, players.shown_ratings, storage.engine)
     players.install(app, storage, service.record)  # its page is web/jugadores/
     anotador.install(app, storage, limits)  # its page is web/anotador/
-    torneos.install(app, storage, limits)  # its pages are web/torneo/
+    # A torneo's table played online is a game mesa with its players seated (the torneos never
+    # import the game): made here by the game's create and join, its result told at its end.
+    tables = torneos.install(
+        app, storage, limits, people.account_of, partial(torneo_mesa, service), service.record
+    )  # its pages are web/torneo/
+    service.partida_ended = tables.partida_ended
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/
 
     async def trainer_account(request: Request, change: bool) -> str | None:

@@ -17,7 +17,7 @@ from fichaflow.torneo import model
 from fichaflow.torneo.check import check
 from fichaflow.torneo.standings import standing_json, standings
 from tests.axe import assert_accessible
-from tests.server.kit import Client, all_told_partida_over, join
+from tests.server.kit import Client, all_told_partida_over
 from tests.torneos.test_api import LIGUILLA, create, liguilla_spec, post, result
 from tests.web.test_axe import STRUCTURE
 
@@ -188,23 +188,18 @@ def test_the_projector_shows_large_standings_in_turns(
     context.close()
 
 
-async def play_out(server: ServerProcess, code: str, host_token: str) -> None:
-    """Four players sit at the mesa and play it to its end; the host starts it."""
-    players = []
-    for seat, name in enumerate(["Ana", "Carla", "Beto", "Dani"]):
-        joined = await join(server, code, name, seat)
-        players.append(Client(server, code, joined["token"], autoplay=True))
-    host = Client(server, code, host_token)
-    for client in [*players, host]:
+async def play_out(server: ServerProcess, seats: list[dict[str, Any]]) -> None:
+    """Each seat's player connects with the token their own page gave and plays to the end."""
+    players = [Client(server, s["mesa"], s["token"], autoplay=True) for s in seats]
+    for client in players:
         await client.connect()
-    await host.send({"type": "start"})
     await all_told_partida_over(players, 120)
-    for client in [*players, host]:
+    for client in players:
         await client.close()
 
 
 @pytest.mark.slow  # a whole online partida by four clients
-def test_a_table_played_online_brings_its_result_from_the_mesas_record(
+def test_a_table_played_online_enters_its_result_by_itself(
     browser: Any, sqlite_server: ServerProcess
 ) -> None:
     from playwright.sync_api import expect
@@ -226,19 +221,31 @@ def test_a_table_played_online_brings_its_result_from_the_mesas_record(
     page.goto(f"{sqlite_server.url}/torneo/?o={code}")
     online = page.get_by_test_id("online-1-1")
     online.get_by_role("button", name="Crear la mesa en línea").click()
-    expect(
-        online.get_by_role("link", name="abrirla como anfitrión (para empezarla)")
-    ).to_be_visible()
+    expect(online.get_by_role("link", name="mirar la mesa")).to_be_visible()
+    expect(online).to_contain_text("el resultado se anota solo al terminar la partida")
     mesa = online.get_by_label("Código o enlace de la mesa en línea").input_value()
-    ticket = page.evaluate(f"JSON.parse(localStorage.getItem('fichaflow.mesa.{mesa}'))")
+    assert mesa
+    # Each pair's page, as the organizer hands it out: the seats' tokens.
+    pages = httpx.get(f"{sqlite_server.url}/api/torneos/{code}").json()["players"]
+    seats = []
+    for number in ("1", "2"):
+        mine = context.new_page()
+        mine.goto(f"{sqlite_server.url}{pages[number]}")
+        links = mine.locator("#seats a")
+        expect(links).to_have_count(2)
+        seats += httpx.get(
+            f"{sqlite_server.url}/api/torneos/public/{pages[number].split('p=')[1].split('&')[0]}"
+            f"/entrants/{number}?k={pages[number].split('k=')[1]}"
+        ).json()["seats"]
+        mine.close()
     with ThreadPoolExecutor(1) as pool:  # the game's clients on their own event loop
-        pool.submit(asyncio.run, play_out(sqlite_server, mesa, ticket["token"])).result()
-    online.get_by_role("button", name="Traer el resultado de la mesa").click()
+        pool.submit(asyncio.run, play_out(sqlite_server, seats)).result()
+    # Nobody brings it: the organizer's page shows it by itself.
     entered = page.locator("[data-round='1'] [data-table='1'] .entered")
     record = httpx.get(f"{sqlite_server.url}/api/mesas/{mesa}/partidas/1/record").json()
     final = model.from_partida(record).score
     assert final is not None
-    expect(entered).to_have_text(f"{final[0]}-{final[1]}")
+    expect(entered).to_have_text(f"{final[0]}-{final[1]}", timeout=30_000)
     stored = model.load(httpx.get(f"{sqlite_server.url}/api/torneos/export/{code}.json").json())
     report = check(stored)
     assert report.records == 1 and stored.log[0].by == f"mesa en línea {mesa}"
@@ -361,4 +368,41 @@ def test_the_printed_round_of_a_duplicate_torneo_carries_each_tables_deal_slip(
     expect(page.locator(".card")).to_have_count(len(paired["tables"]))
     expect(page.locator("#slips-secret")).to_be_visible()
     expect(page.locator(".slip")).to_have_count(0)
+    context.close()
+
+
+def test_a_player_registers_by_the_link_on_a_phone(
+    browser: Any, sqlite_server: ServerProcess
+) -> None:
+    """The registration link on a 360 x 740 phone: name and partner, the player's own page;
+    once full, the page says so in Spanish and the form is gone."""
+    from playwright.sync_api import expect
+
+    spec = {"name": "Abierto del sábado", "rules": "venezuela", "rounds": 3, "entrants": ["A y B"]}
+    made = create(sqlite_server, spec)
+    post(sqlite_server, f"{made['code']}/registration", {"open": True, "limit": 2})
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
+    page = context.new_page()
+    page.goto(f"{sqlite_server.url}/torneo/inscripcion.html?p={made['public']}")
+    expect(page.locator("#state")).to_contain_text("1 inscritos de 2 plazas")
+    page.get_by_label("Tu nombre").fill("Nora")
+    page.get_by_label("El nombre de tu compañero").fill("Óscar")
+    assert_accessible(page, "the registration form", also=STRUCTURE)
+    page.get_by_role("button", name="Inscribirme").click()
+    expect(page.locator("#done")).to_contain_text("Nora y Óscar, con el número 2.")
+    page.get_by_role("link", name="Mi página del torneo").click()
+    expect(page.locator("#who")).to_have_text("Nora y Óscar")
+    expect(page.locator("#where")).to_have_text("Aún no hay rondas emparejadas.")
+    assert_accessible(page, "a player's own page", also=STRUCTURE)
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], width
+    other = context.new_page()
+    other.goto(f"{sqlite_server.url}/torneo/inscripcion.html?p={made['public']}")
+    expect(other.locator("#state")).to_contain_text("2 inscritos de 2 plazas")
+    other.get_by_label("Tu nombre").fill("Pía")
+    other.get_by_label("El nombre de tu compañero").fill("Quique")
+    other.get_by_role("button", name="Inscribirme").click()
+    expect(other.get_by_role("alert")).to_contain_text(
+        "No quedan plazas: el torneo admite 2 inscritos"
+    )
     context.close()

@@ -76,6 +76,7 @@ RETRY_MAX = 8.0
 
 PartidaPlayed = Callable[[dict[str, Any]], Awaitable[Sequence[Mapping[str, Any]] | None]]
 RatingsOf = Callable[[str], Awaitable[Mapping[str, int]]]
+PartidaEnded = Callable[[str, int], Coroutine[Any, Any, None]]
 JoinElsewhere = Callable[[str, p.Join], Awaitable[wire.Joined | None]]
 """(mesa code, join) -> the join made at the server holding the mesa, None if refused."""
 """An account's shown rating per mode (the modes it has played rated), from the players' side."""
@@ -224,6 +225,9 @@ class TableService:
         answer, or None when refused (full, started) or unanswered; «Jugar ya» uses it."""
         self.partida_played: PartidaPlayed | None = None
         """Told of each partida that ends with somebody signed in at it (``app.py``)."""
+        self.partida_ended: PartidaEnded | None = None
+        """Told of every partida that ends (mesa code, partida number), after its commit and
+        outside the mesa's lock: the torneos take an online table's result (``app.py``)."""
         self.ratings_of: RatingsOf | None = None
         """An account's stored ratings, from the players' side (``app.py``)."""
         self.ratings: dict[str, dict[str, int]] = {}
@@ -884,6 +888,8 @@ class TableService:
         await self._commit(room, changes)
         self._after(room)
         ratings = None
+        if result.seated and self.partida_ended is not None:
+            self._spawn(room, "ended", self.partida_ended(mesa.code, mesa.partida_number))
         if result.seated and self.partida_played is not None:
             ratings = await self._partida_played(mesa, result)
         self._broadcast_move(room, result, ratings)

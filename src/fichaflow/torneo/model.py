@@ -457,6 +457,14 @@ class Torneo:
         results = self.results()
         return all((number, t.number) in results for t in self.round(number).tables)
 
+    def takes_entrants(self) -> bool:
+        """Whether a new entrant would still play: before the first round, or in a Swiss while
+        rounds remain to be paired (a round robin's and the rotation's schedules are fixed)."""
+        if not self.rounds:
+            return True
+        swiss = self.settings.system is System.SWISS
+        return swiss and len(self.rounds) < self.settings.rounds
+
     def active(self, round_number: int) -> list[int]:
         return [e.id for e in self.entrants if e.plays_in(round_number)]
 

@@ -10,10 +10,14 @@ drawn here, never in the engine. See ``docs/torneos.md``.
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
+import hmac
 import io
+import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Final, TypeVar
@@ -23,6 +27,7 @@ from fastapi.responses import JSONResponse
 
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
+from fichaflow.core.names import NAME_MAX
 from fichaflow.core.tiles import bits, name
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
@@ -47,11 +52,72 @@ STATUS: Final = {
     "torneo.unknown_entrant": 404,
     "torneo.not_duplicate": 409,
     "torneo.already_entered": 409,
+    "torneo.registration_closed": 409,
+    "torneo.registration_full": 409,
+    "torneo.already_registered": 409,
+    "torneo.same_name": 409,
+    "torneo.mesa_exists": 409,
+    "torneo.bad_key": 403,
+    "torneo.no_game": 503,
     "torneo.busy": 503,
     "server.too_big_http": 413,
     "server.too_many": 429,
 }
+SIGNUP_KEYS: Final = ("open", "limit")
+ONLINE_BY: Final = "mesa en línea {mesa}"
+"""Who entered a result brought from an online mesa's record (the organizer's page's own
+words, ``torneo.web.online_by``, so that both kinds read alike in the history)."""
+HOST_NAME: Final = "Organizador"
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+AccountOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
+"""The signed-in player behind a request (account id and name), or None: the accounts' word,
+handed in by ``app.py`` (only a request with the session's CSRF token counts)."""
+MakeMesa = Callable[[dict[str, Any], list[str], str], Awaitable[dict[str, Any]]]
+"""(rules, each seat's name, the links' base) -> the game mesa made with those people seated:
+``{"code", "join_url", "host": token, "seats": [a token per seat]}`` (``app.py`` makes it
+with the game's own create and join, so the game knows nothing of torneos)."""
+RecordOf = Callable[[str, int], Awaitable[Any]]
+"""(mesa code, partida number) -> that partida's record, from the game (``app.py``)."""
+
+
+def entrant_key(code: str, entrant: int) -> str:
+    """The secret of an entrant's own page: derived from the organizer's code, so that only
+    the organizer and the entrant (who was given it) know it, and nothing more is stored."""
+    digest = hmac.new(code.encode(), f"entrant:{entrant}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
+def player_path(public: str, entrant: int, key: str) -> str:
+    return f"/torneo/jugador.html?p={public}&e={entrant}&k={key}"
+
+
+def seat_names(torneo: model.Torneo, table: model.Table) -> list[str]:
+    """Who sits at each seat of ``table`` (side a at 0 and 2, b at 1 and 3): a pair's own
+    players when it named them, else the pair's name (the game numbers chairs that share a
+    name); a chair's name is at most a person's length."""
+    names = []
+    for seat in range(4):
+        side = table.a if seat % 2 == 0 else table.b
+        half = 0 if seat < 2 else 1
+        if len(side) == 2:
+            names.append(torneo.entrant(side[half]).name)
+            continue
+        entrant = torneo.entrant(side[0])
+        names.append(entrant.players[half] if entrant.players else entrant.name)
+    return [n[:NAME_MAX].strip() for n in names]
+
+
+def seats_of(torneo: model.Torneo, table: model.Table, entrant: int) -> list[int]:
+    """The seats ``entrant`` holds at ``table``: a pair both of its side's, a player one."""
+    out = []
+    for seat in range(4):
+        side = table.a if seat % 2 == 0 else table.b
+        half = 0 if seat < 2 else 1
+        if (side[half] if len(side) == 2 else side[0]) == entrant:
+            out.append(seat)
+    return out
 
 
 def _lang(request: Request) -> str:
@@ -80,9 +146,17 @@ def _result_json(result: model.Result) -> dict[str, Any]:
     return out
 
 
-def view(stored: store.Stored, torneo: model.Torneo, organizer: bool) -> dict[str, Any]:
+def view(
+    stored: store.Stored,
+    torneo: model.Torneo,
+    organizer: bool,
+    online: list[store.OnlineTable] | None = None,
+    signup: store.Signup | None = None,
+) -> dict[str, Any]:
     """What the pages read: the record (the public copy for the public), the standings, the
-    corrections, and whether the next round can be paired."""
+    corrections, whether the next round can be paired, the tables played online (their mesas,
+    for mirones; the host's token for the organizer), and the registration by link; the
+    organizer's also has each entrant's own page."""
     made = len(torneo.rounds)
     can_pair = made < torneo.settings.rounds and (made == 0 or torneo.round_complete(made))
     out: dict[str, Any] = {
@@ -103,9 +177,25 @@ def view(stored: store.Stored, torneo: model.Torneo, organizer: bool) -> dict[st
             for c in torneo.audit()
         ],
         "can_pair": can_pair,
+        "mesas": [
+            {
+                "round": m.round,
+                "table": m.table,
+                "mesa": m.mesa,
+                **({"host": m.tokens["host"]} if organizer else {}),
+            }
+            for m in online or []
+        ],
     }
+    if signup is not None:
+        closed = not signup.open or not torneo.takes_entrants()
+        out["registration"] = {"open": not closed, "limit": signup.capacity}
     if organizer:
         out["code"] = stored.code
+        out["players"] = {
+            str(e.id): player_path(stored.public, e.id, entrant_key(stored.code, e.id))
+            for e in torneo.entrants
+        }
     return out
 
 
@@ -143,6 +233,61 @@ class TorneoService:
 
     def __init__(self, storage: Database) -> None:
         self.storage = storage
+        self.make_mesa: MakeMesa | None = None
+        self.record_of: RecordOf | None = None
+
+    async def show(self, stored: store.Stored, torneo: model.Torneo, organizer: bool) -> Any:
+        """The view of ``torneo`` with its online tables and its registration."""
+        online = await self.storage.run(store.mesas_of, self.storage.engine, stored.code)
+        signup = await self.storage.run(store.signup, self.storage.engine, stored.code)
+        return view(stored, torneo, organizer, online, signup)
+
+    async def online_table(
+        self, code: str, round_number: int, number: int, base_url: str
+    ) -> store.OnlineTable:
+        """A game mesa for a table of the torneo, its seats taken by the table's players (each
+        a token, reached from their entrant's page) and the organizer its host; the partida
+        starts at once, and its result comes back by itself (:meth:`partida_ended`)."""
+        if self.make_mesa is None:
+            raise FichaFlowError("torneo.no_game")
+        stored, torneo = await self.organizer(code)
+        table = torneo.round(round_number).table(number)
+        if (round_number, number) in torneo.results():
+            raise FichaFlowError("torneo.already_entered", round=round_number, table=number)
+        made = await self.storage.run(store.mesas_of, self.storage.engine, stored.code)
+        if any((m.round, m.table) == (round_number, number) for m in made):
+            raise FichaFlowError("torneo.mesa_exists", round=round_number, table=number)
+        rules = torneo.settings.rules.dump()
+        mesa = await self.make_mesa(rules, seat_names(torneo, table), base_url)
+        tokens = {"host": mesa["host"], "seats": mesa["seats"], "join_url": mesa["join_url"]}
+        online = store.OnlineTable(mesa["code"], stored.code, round_number, number, tokens)
+        try:
+            await self.storage.run(store.add_mesa, self.storage.engine, online)
+        except store.Conflict:  # made meanwhile by another request: that one stands
+            raise FichaFlowError("torneo.mesa_exists", round=round_number, table=number) from None
+        return online
+
+    async def partida_ended(self, mesa: str, number: int) -> None:
+        """The game says partida ``number`` of ``mesa`` ended: if the mesa is a torneo table's
+        and its first partida, its record goes into the torneo as that table's result, as the
+        organizer's «Traer el resultado» would enter it (a line of the log: by the mesa, when),
+        unless the table has a result already."""
+        online = await self.storage.run(store.mesa, self.storage.engine, mesa)
+        if online is None or number != 1 or self.record_of is None:
+            return
+        record = await self.record_of(mesa, number)
+        given = model.from_partida(record)
+        key = (online.round, online.table)
+
+        def enter(torneo: model.Torneo) -> model.Entry | None:
+            if key in torneo.results():
+                return None
+            return torneo.enter(*key, given, ONLINE_BY.format(mesa=mesa), _now(), "")
+
+        try:
+            await self.act(online.torneo, enter)
+        except FichaFlowError as exc:
+            log.warning("mesa %s: its result did not go into its torneo: %s", mesa, exc.code)
 
     async def read(
         self, code: str | None = None, public: str | None = None
@@ -173,21 +318,45 @@ class TorneoService:
         return store.Stored(code, public, 0, record), torneo
 
     async def act(
-        self, code: str, action: Callable[[model.Torneo], T]
+        self,
+        code: str,
+        action: Callable[[model.Torneo], T],
+        account: str | None = None,
+        public: bool = False,
     ) -> tuple[store.Stored, model.Torneo, T]:
         """Do ``action`` on the stored torneo and store what it changed, in one transaction;
-        a refusal (``FichaFlowError``) stores nothing."""
+        a refusal (``FichaFlowError``) stores nothing. ``public``: ``code`` is the public code
+        (a registration by the link); ``account``: the account registering, kept with the
+        entrant the action returns."""
         for _ in range(TRIES):
-            stored, torneo = await self.organizer(code)
+            if public:
+                stored, torneo = await self.read(public=code)
+            else:
+                stored, torneo = await self.organizer(code)
             before = len(torneo.log)
             outcome = action(torneo)
             record = model.dump(torneo)
             lines = record["log"][before:]
+            kept = None
+            if account is not None and isinstance(outcome, model.Entrant):
+                kept = (account, outcome.id)
             try:
                 await self.storage.run(
-                    store.save, self.storage.engine, code, stored.version, record, lines
+                    store.save,
+                    self.storage.engine,
+                    stored.code,
+                    stored.version,
+                    record,
+                    lines,
+                    kept,
                 )
             except store.Conflict:
+                if kept is not None:
+                    found = await self.storage.run(
+                        store.entrant_of_account, self.storage.engine, stored.code, kept[0]
+                    )
+                    if found is not None:
+                        raise FichaFlowError("torneo.already_registered") from None
                 continue
             saved = store.Stored(stored.code, stored.public, stored.version + 1, record)
             return saved, torneo, outcome
@@ -226,7 +395,58 @@ class TorneoRoute(ErrorRoute):
     statuses = STATUS
 
 
-def build_router(service: TorneoService, limits: HttpLimits) -> APIRouter:
+def _signup(data: dict[str, Any]) -> store.Signup:
+    for key in data:
+        if key not in SIGNUP_KEYS:
+            raise FichaFlowError(
+                "torneo.unknown_key", key=key, what="registration", allowed=", ".join(SIGNUP_KEYS)
+            )
+    is_open = data.get("open", True)
+    if not isinstance(is_open, bool):
+        raise FichaFlowError("torneo.shape", what="open")
+    limit = data.get("limit")
+    if limit is not None and (
+        isinstance(limit, bool)
+        or not isinstance(limit, int)
+        or not 2 <= limit <= model.MAX_ENTRANTS
+    ):
+        raise FichaFlowError("torneo.bad_number", what="limit", low=2, high=model.MAX_ENTRANTS)
+    return store.Signup(is_open, limit)
+
+
+def _self_registration(
+    data: dict[str, Any], signup: store.Signup, account: tuple[str, str] | None
+) -> Callable[[model.Torneo], model.Entrant]:
+    """A player registering by the torneo's link: their name (a signed-in player's is their
+    account's), and for a pair, their partner's; refused while registration is closed, when it
+    is full, or for a name already registered."""
+    for key in data:
+        if key not in ("name", "partner"):
+            raise FichaFlowError(
+                "torneo.unknown_key", key=key, what="entrant", allowed="name, partner"
+            )
+    name = account[1] if account else data.get("name")
+    partner = data.get("partner")
+
+    def register(torneo: model.Torneo) -> model.Entrant:
+        if not signup.open or not torneo.takes_entrants():
+            raise FichaFlowError("torneo.registration_closed", name=torneo.settings.name)
+        present = sum(1 for e in torneo.entrants if e.withdrawn is None)
+        if signup.capacity is not None and present >= signup.capacity:
+            raise FichaFlowError("torneo.registration_full", limit=signup.capacity)
+        if torneo.settings.format is model.Format.INDIVIDUAL:
+            return torneo.register(name)
+        if not isinstance(name, str) or not isinstance(partner, str) or not partner.strip():
+            raise FichaFlowError("torneo.partner_needed")
+        pair = f"{name.strip()} y {partner.strip()}"
+        return torneo.register(pair, [name, partner])
+
+    return register
+
+
+def build_router(
+    service: TorneoService, limits: HttpLimits, account_of: AccountOf | None = None
+) -> APIRouter:
     router = APIRouter(prefix="/api/torneos", route_class=TorneoRoute)
 
     @router.post("", status_code=201)
@@ -235,13 +455,13 @@ def build_router(service: TorneoService, limits: HttpLimits) -> APIRouter:
         data = await _body(request)
         limits.check("create", request)
         stored, torneo = await service.create(data)
-        return JSONResponse(view(stored, torneo, True), status_code=201)
+        return JSONResponse(await service.show(stored, torneo, True), status_code=201)
 
     @router.get("/{code}")
     async def get_torneo(code: str) -> Any:
         """The organizer's view: the whole record (seeds included), standings and audit."""
         stored, torneo = await service.organizer(code)
-        return view(stored, torneo, True)
+        return await service.show(stored, torneo, True)
 
     @router.get("/public/{public}")
     async def get_public(public: str, request: Request) -> Any:
@@ -253,21 +473,86 @@ def build_router(service: TorneoService, limits: HttpLimits) -> APIRouter:
             if now == since:
                 return {"version": now, "unchanged": True}
         stored, torneo = await service.read(public=public)
-        return view(stored, torneo, False)
+        return await service.show(stored, torneo, False)
 
     @router.post("/{code}/entrants", status_code=201)
     async def register(code: str, request: Request) -> Any:
         """A late arrival: ``{"name": ..., "players": [two names]}``; plays from the next round."""
         action = _register(await _body(request))
         stored, torneo, entrant = await service.act(code, action)
-        out = view(stored, torneo, True)
+        out = await service.show(stored, torneo, True)
         out["entrant"] = model.entrant_dump(entrant)
         return JSONResponse(out, status_code=201)
+
+    @router.post("/{code}/registration")
+    async def registration(code: str, request: Request) -> Any:
+        """Open or close the registration by the torneo's link, and its limit of entrants:
+        ``{"open": true, "limit": 16}`` (``limit`` null: none)."""
+        wanted = _signup(await _body(request))
+        stored, torneo = await service.organizer(code)
+        await service.storage.run(store.set_signup, service.storage.engine, stored.code, wanted)
+        return await service.show(stored, torneo, True)
+
+    @router.post("/public/{public}/entrants", status_code=201)
+    async def register_by_link(public: str, request: Request) -> Any:
+        """A player registers themself by the torneo's public link while registration is
+        open: ``{"name": ..., "partner": ...}`` (a pair's partner; a signed-in player's name is
+        their account's). The answer has their entrant and their own page (with its key: the
+        way to their seats at the tables played online)."""
+        data = await _body(request)
+        limits.check("create", request)
+        account = await account_of(request) if account_of else None
+        stored, _ = await service.read(public=public)
+        if account is not None:
+            found = await service.storage.run(
+                store.entrant_of_account, service.storage.engine, stored.code, account[0]
+            )
+            if found is not None:
+                raise FichaFlowError("torneo.already_registered")
+        signup = await service.storage.run(store.signup, service.storage.engine, stored.code)
+        action = _self_registration(data, signup, account)
+        stored, torneo, entrant = await service.act(
+            public, action, account[0] if account else None, public=True
+        )
+        out = await service.show(stored, torneo, False)
+        out["entrant"] = model.entrant_dump(entrant)
+        out["page"] = player_path(public, entrant.id, entrant_key(stored.code, entrant.id))
+        return JSONResponse(out, status_code=201)
+
+    @router.get("/public/{public}/entrants/{number}")
+    async def entrant_page(public: str, number: int, request: Request) -> Any:
+        """An entrant's own page (``?k=KEY``, the key of their registration): the torneo's
+        public view, who they are, and their seats at the tables played online (each seat's
+        token, to play it)."""
+        stored, torneo = await service.read(public=public)
+        given = request.query_params.get("k", "")
+        entrant = torneo.entrant(number)
+        if not hmac.compare_digest(given.encode(), entrant_key(stored.code, number).encode()):
+            raise FichaFlowError("torneo.bad_key")
+        out = await service.show(stored, torneo, False)
+        online = await service.storage.run(store.mesas_of, service.storage.engine, stored.code)
+        seats = []
+        for m in online:
+            table = torneo.round(m.round).table(m.table)
+            for seat in seats_of(torneo, table, number):
+                seats.append(
+                    {
+                        "round": m.round,
+                        "table": m.table,
+                        "mesa": m.mesa,
+                        "seat": seat,
+                        "name": seat_names(torneo, table)[seat],
+                        "token": m.tokens["seats"][seat],
+                    }
+                )
+        out["entrant"] = model.entrant_dump(entrant)
+        out["seats"] = seats
+        return out
 
     @router.post("/{code}/entrants/{number}/withdraw")
     async def withdraw(code: str, number: int) -> Any:
         stored, torneo, _ = await service.act(code, lambda t: t.withdraw(number))
-        return view(stored, torneo, True)
+        return await service.show(stored, torneo, True)
 
     @router.post("/{code}/rounds", status_code=201)
     async def pair(code: str) -> Any:
@@ -278,9 +563,34 @@ def build_router(service: TorneoService, limits: HttpLimits) -> APIRouter:
             return torneo.next_round(seed)
 
         stored, torneo, made = await service.act(code, next_round)
-        out = view(stored, torneo, True)
+        out = await service.show(stored, torneo, True)
         out["round"] = model.round_dump(made)
         return JSONResponse(out, status_code=201)
+
+    @router.post("/{code}/rounds/{round_number}/tables/{table}/mesa", status_code=201)
+    async def online_table(code: str, round_number: int, table: int, request: Request) -> Any:
+        """The table played online: a game mesa with the torneo's rules whose seats are taken
+        by the table's players (side a at 0 and 2, b at 1 and 3), each reaching their seat
+        from their entrant's page; the organizer is its host. Its partida starts at once and,
+        when it ends, its result goes into the torneo by itself."""
+        limits.check("create", request)
+        await service.online_table(code, round_number, table, str(request.base_url))
+        stored, torneo = await service.organizer(code)
+        return JSONResponse(await service.show(stored, torneo, True), status_code=201)
+
+    @router.post("/{code}/rounds/{round_number}/mesas", status_code=201)
+    async def online_round(code: str, round_number: int, request: Request) -> Any:
+        """Every table of the round that has neither a result nor a mesa, played online."""
+        limits.check("create", request)
+        stored, torneo = await service.organizer(code)
+        made = torneo.round(round_number)
+        online = await service.storage.run(store.mesas_of, service.storage.engine, stored.code)
+        have = {(m.round, m.table) for m in online} | set(torneo.results())
+        for table in made.tables:
+            if (round_number, table.number) not in have:
+                await service.online_table(code, round_number, table.number, str(request.base_url))
+        stored, torneo = await service.organizer(code)
+        return JSONResponse(await service.show(stored, torneo, True), status_code=201)
 
     @router.post("/{code}/rounds/{round_number}/tables/{table}/result")
     async def result(code: str, round_number: int, table: int, request: Request) -> Any:
@@ -300,7 +610,7 @@ def build_router(service: TorneoService, limits: HttpLimits) -> APIRouter:
             return torneo.enter(round_number, table, given, by, _now(), data.get("note", ""))
 
         stored, torneo, _ = await service.act(code, enter)
-        return view(stored, torneo, True)
+        return await service.show(stored, torneo, True)
 
     @router.get("/{code}/rounds/{round_number}/deals")
     async def deals(code: str, round_number: int) -> Any:
@@ -353,10 +663,20 @@ def build_router(service: TorneoService, limits: HttpLimits) -> APIRouter:
     return router
 
 
-def install(app: FastAPI, storage: Database, limits: HttpLimits) -> TorneoService:
+def install(
+    app: FastAPI,
+    storage: Database,
+    limits: HttpLimits,
+    account_of: AccountOf | None = None,
+    make_mesa: MakeMesa | None = None,
+    record_of: RecordOf | None = None,
+) -> TorneoService:
     """Add the torneos' endpoints to the server's app (before its static files); new torneos
-    count against the server's ``limits``."""
+    count against the server's ``limits``. The game's side is handed in: ``make_mesa`` for the
+    tables played online, ``record_of`` for their partidas' records (the game tells
+    :meth:`TorneoService.partida_ended` when one ends); ``account_of``, the signed-in player."""
     service = TorneoService(storage)
-    app.include_router(build_router(service, limits))
+    service.make_mesa, service.record_of = make_mesa, record_of
+    app.include_router(build_router(service, limits, account_of))
     app.state.torneos = service
     return service

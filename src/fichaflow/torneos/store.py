@@ -13,7 +13,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, ForeignKey, Integer, String, insert, select, update
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -45,6 +57,58 @@ class TorneoResultRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class SignupRow(Base):
+    """Whether players may register themselves by the torneo's link, and up to how many
+    entrants (no row: open, no limit)."""
+
+    __tablename__ = "torneo_signups"
+
+    torneo: Mapped[str] = mapped_column(ForeignKey("torneos.code"), primary_key=True)
+    open: Mapped[bool] = mapped_column(Boolean)
+    capacity: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class AccountRow(Base):
+    """The account that registered an entrant by the link (one entrant per account)."""
+
+    __tablename__ = "torneo_accounts"
+
+    torneo: Mapped[str] = mapped_column(ForeignKey("torneos.code"), primary_key=True)
+    account: Mapped[str] = mapped_column(String(64), primary_key=True)
+    entrant: Mapped[int] = mapped_column(Integer)
+
+
+class MesaRow(Base):
+    """A table played online: its game mesa and the tokens of the mesa's host and of each
+    seat (a seat's player reaches theirs by their entrant's key)."""
+
+    __tablename__ = "torneo_mesas"
+    __table_args__ = (UniqueConstraint("torneo", "round", "table", name="torneo_mesas_table"),)
+
+    mesa: Mapped[str] = mapped_column(String(CODE_LENGTH), primary_key=True)
+    torneo: Mapped[str] = mapped_column(ForeignKey("torneos.code"))
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    tokens: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Signup:
+    open: bool = True
+    capacity: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineTable:
+    mesa: str
+    torneo: str
+    round: int
+    table: int
+    tokens: dict[str, Any]
+    """``{"host": token, "seats": [a token per seat], "join_url": the mesa's link}``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Stored:
     code: str
@@ -73,11 +137,17 @@ def insert_torneo(engine: Engine, code: str, public: str, record: dict[str, Any]
 
 
 def save(
-    engine: Engine, code: str, version: int, record: dict[str, Any], lines: list[dict[str, Any]]
+    engine: Engine,
+    code: str,
+    version: int,
+    record: dict[str, Any],
+    lines: list[dict[str, Any]],
+    account: tuple[str, int] | None = None,
 ) -> None:
     """One action, in one transaction: the record's head replaced and the new log ``lines``
     appended after the ``len(record["log"]) - len(lines)`` stored ones, if the stored version is
-    still ``version``; else :class:`Conflict`, and nothing is written."""
+    still ``version``; else :class:`Conflict`, and nothing is written. ``account`` (account,
+    entrant): the account that registered the entrant, kept in the same transaction."""
     head = {k: v for k, v in record.items() if k != "log"}
     first = len(record["log"]) - len(lines) + 1
     try:
@@ -94,6 +164,10 @@ def save(
                     insert(TorneoResultRow).values(
                         torneo=code, number=number, line=line, created_at=_now()
                     )
+                )
+            if account is not None:
+                connection.execute(
+                    insert(AccountRow).values(torneo=code, account=account[0], entrant=account[1])
                 )
     except IntegrityError:
         raise Conflict(code) from None
@@ -127,3 +201,70 @@ def version_of(engine: Engine, public: str) -> int | None:
             select(TorneoRow.version).where(TorneoRow.public == public)
         ).scalar()
         return None if found is None else int(found)
+
+
+def signup(engine: Engine, code: str) -> Signup:
+    with engine.connect() as connection:
+        row = connection.execute(select(SignupRow).where(SignupRow.torneo == code)).first()
+        return Signup() if row is None else Signup(row.open, row.capacity)
+
+
+def set_signup(engine: Engine, code: str, value: Signup) -> None:
+    with engine.begin() as connection:
+        moved = connection.execute(
+            update(SignupRow)
+            .where(SignupRow.torneo == code)
+            .values(open=value.open, capacity=value.capacity)
+        )
+        if moved.rowcount != 1:
+            connection.execute(
+                insert(SignupRow).values(torneo=code, open=value.open, capacity=value.capacity)
+            )
+
+
+def entrant_of_account(engine: Engine, code: str, account: str) -> int | None:
+    with engine.connect() as connection:
+        found = connection.execute(
+            select(AccountRow.entrant).where(
+                AccountRow.torneo == code, AccountRow.account == account
+            )
+        ).scalar()
+        return None if found is None else int(found)
+
+
+def add_mesa(engine: Engine, table: OnlineTable) -> None:
+    """A table's game mesa; :class:`Conflict` if the table has one already."""
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                insert(MesaRow).values(
+                    mesa=table.mesa,
+                    torneo=table.torneo,
+                    round=table.round,
+                    table=table.table,
+                    tokens=table.tokens,
+                    created_at=_now(),
+                )
+            )
+    except IntegrityError:
+        raise Conflict(table.torneo) from None
+
+
+def _online(row: Any) -> OnlineTable:
+    return OnlineTable(row.mesa, row.torneo, row.round, row.table, dict(row.tokens))
+
+
+def mesas_of(engine: Engine, code: str) -> list[OnlineTable]:
+    """The torneo's tables played online, by round and table."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(MesaRow).where(MesaRow.torneo == code).order_by(MesaRow.round, MesaRow.table)
+        )
+        return [_online(row) for row in rows]
+
+
+def mesa(engine: Engine, code: str) -> OnlineTable | None:
+    """The torneo table the game mesa ``code`` is, if any."""
+    with engine.connect() as connection:
+        row = connection.execute(select(MesaRow).where(MesaRow.mesa == code)).first()
+        return None if row is None else _online(row)

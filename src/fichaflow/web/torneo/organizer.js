@@ -82,50 +82,33 @@ function resultForm(record, made, table, had) {
   return form;
 }
 
-// A table played online: a game mesa with the torneo's rules, made through the game's own API
-// (the organizer's browser is its host, who starts it; the players open its link and sit: side a
-// in seats 0 and 2, side b in 1 and 3), and its result brought back from the partida's record,
-// which the torneo engine replays for the score. The mesa's code is kept in this browser.
-function mesaKey(made, table) {
-  return `fichaflow.torneo.${code}.${made.number}.${table.table}`;
-}
-
+// A table played online: the server makes a game mesa with the torneo's rules whose seats are
+// the table's players' (side a in seats 0 and 2, side b in 1 and 3; each sits from their own
+// page, with their seat's token); its partida starts at once and its result is entered by
+// itself when it ends. This browser may open it as its host (the server gives the host's token
+// to the organizer). A mesa made apart still brings its result from its code or link.
 function mesaCode(text) {
   const found = text.trim().match(/(?:\/m\/)?([A-Za-z0-9_-]+)\/?$/);
   return found ? found[1] : "";
 }
 
 function onlineTable(record, made, table) {
-  const kept = JSON.parse(localStorage.getItem(mesaKey(made, table)) || "null");
+  const online = view.mesas.find((m) => m.round === made.number && m.table === table.table);
   const box = el("div", { class: "online", "data-testid": `online-${made.number}-${table.table}` });
-  const input = el("input", { name: "mesa", value: kept?.code ?? "", autocomplete: "off" });
+  const input = el("input", { name: "mesa", value: online?.mesa ?? "", autocomplete: "off" });
   const label = el("label", {}, el("span", { text: t("online_code") }), input);
   const link = el("p", { class: "muted" });
-  function showLink(mesa) {
-    link.replaceChildren(el("a", { href: mesa.join_url, text: mesa.join_url, target: "_blank" }),
-      ` · ${t("online_seats", { a: sideName(record, table.a), b: sideName(record, table.b) })} · `,
-      el("a", { href: `/m/${encodeURIComponent(mesa.code)}`, text: t("online_host"), target: "_blank" }));
+  if (online) {
+    const host = el("a", { href: `/m/${encodeURIComponent(online.mesa)}`, text: t("online_host"), target: "_blank" });
+    // This browser is the mesa's host: the game's page opened here may seat a bot for an absent player.
+    host.addEventListener("click", () => saveSeatTicket(online.mesa, { token: online.host }));
+    link.replaceChildren(
+      el("a", { href: `/m/${encodeURIComponent(online.mesa)}`, text: t("online_watch"), target: "_blank" }),
+      ` · ${t("online_seats", { a: sideName(record, table.a), b: sideName(record, table.b) })} · `, host,
+      el("br"), t("online_auto"));
   }
-  if (kept) showLink(kept);
-  const make = el("button", { type: "button", class: "quiet", text: t("online_make") });
-  make.addEventListener("click", async () => {
-    try {
-      const response = await fetch("/api/mesas", { method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ rules: record.settings.rules, seats: [null, null, null, null] }) });
-      const data = await response.json();
-      if (!response.ok) throw new Error((lang === "en" ? data.error?.message_en : data.error?.message) || response.status);
-      const mesa = { code: data.code, join_url: data.join_url };
-      // This browser is the mesa's host: the game's page opened here may start it.
-      saveSeatTicket(data.code, { token: data.token, person: data.person });
-      localStorage.setItem(mesaKey(made, table), JSON.stringify(mesa));
-      input.value = mesa.code;
-      showLink(mesa);
-      showError(null);
-    } catch (error) {
-      showError(error);
-    }
-  });
+  const make = el("button", { type: "button", class: "quiet", text: t("online_make"), hidden: Boolean(online) });
+  make.addEventListener("click", () => act(`POST ${code}/rounds/${made.number}/tables/${table.table}/mesa`));
   const bring = el("button", { type: "button", class: "quiet", text: t("online_bring") });
   bring.addEventListener("click", async () => {
     const mesa = mesaCode(input.value);
@@ -139,13 +122,20 @@ function onlineTable(record, made, table) {
       showError(error);
     }
   });
-  box.append(el("h5", { text: t("online_title") }), label, make, bring, link);
+  box.append(el("h5", { text: t("online_title") }), make, link, label, bring);
   return box;
 }
 
 function drawRound(record, made, logged) {
   const box = el("section", { class: "round", "data-round": String(made.number) },
     el("h3", { text: t("round_of", { round: made.number, rounds: record.settings.rounds }) }));
+  const waiting = made.tables.filter((x) => !logged.has(`${made.number}:${x.table}`)
+    && !view.mesas.some((m) => m.round === made.number && m.table === x.table));
+  if (waiting.length) {
+    const all = el("button", { type: "button", class: "quiet", text: t("online_round", { round: made.number }) });
+    all.addEventListener("click", () => act(`POST ${code}/rounds/${made.number}/mesas`));
+    box.append(el("p", {}, all));
+  }
   for (const table of made.tables) {
     const entered = logged.get(`${made.number}:${table.table}`);
     const item = el("article", { class: "table", "data-table": String(table.table) },
@@ -202,8 +192,16 @@ function draw(answer) {
   $("standings").replaceChildren(standingsTable(view));
   $("tiebreaks").textContent = tiebreakWords(view);
 
+  const signup = `inscripcion.html?p=${pub}`;
+  $("signup-link").href = withLang(signup);
+  $("signup-link").textContent = new URL(signup, location.href).href;
+  $("signup-open").checked = view.registration.open;
+  $("signup-limit").value = view.registration.limit ?? "";
+
   $("entrants").replaceChildren(...record.entrants.map((e) => {
     const item = el("li", { text: e.name });
+    item.append(" · ", el("a", { href: withLang(view.players[String(e.id)]), text: t("player_link"),
+      "aria-label": `${t("player_link")}: ${e.name}` }), " ");
     if (e.withdrawn !== undefined) {
       const gone = e.withdrawn ? t("withdrawn", { round: e.withdrawn }) : t("withdrawn_before");
       item.append(el("span", { class: "muted", text: ` · ${gone}` }));
@@ -277,6 +275,25 @@ $("create-form").addEventListener("submit", async (event) => {
 });
 
 $("pair").addEventListener("click", () => act(`POST ${code}/rounds`));
+
+$("signup-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const limit = $("signup-limit").value.trim();
+  act(`POST ${code}/registration`, { open: $("signup-open").checked, limit: limit ? Number(limit) : null });
+});
+
+// While a table is played online, its result comes by itself: the page asks every few seconds.
+setInterval(async () => {
+  if (!view || document.hidden) return;
+  const logged = results(view.record);
+  if (!view.mesas.some((m) => !logged.has(`${m.round}:${m.table}`))) return;
+  try {
+    const fresh = await api(encodeURIComponent(code));
+    if (fresh.version !== view.version) draw(fresh);
+  } catch {
+    // offline for a moment: the next try will do
+  }
+}, 5000);
 
 $("register-form").addEventListener("submit", async (event) => {
   event.preventDefault();
