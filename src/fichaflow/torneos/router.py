@@ -17,7 +17,7 @@ import hmac
 import io
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Final, TypeVar
@@ -365,23 +365,24 @@ class TorneoService:
 
 def _register(data: dict[str, Any]) -> Callable[[model.Torneo], model.Entrant]:
     model_keys = ("name", "players")
-    for key in data:
-        if key not in model_keys:
-            raise FichaFlowError(
-                "torneo.unknown_key", key=key, what="entrant", allowed=", ".join(model_keys)
-            )
+    _only_known_keys(data, model_keys, "entrant")
     players = data.get("players", [])
     if not isinstance(players, list):
         raise FichaFlowError("torneo.shape", what="players")
     return lambda torneo: torneo.register(data.get("name"), players)
 
 
-def _result(data: dict[str, Any]) -> tuple[model.Result, bool]:
+def _only_known_keys(data: dict[str, Any], allowed: Collection[str], what: str) -> None:
+    """Refuse a body that names a key this request does not read (a typo would be ignored)."""
     for key in data:
-        if key not in RESULT_KEYS:
+        if key not in allowed:
             raise FichaFlowError(
-                "torneo.unknown_key", key=key, what="result", allowed=", ".join(RESULT_KEYS)
+                "torneo.unknown_key", key=key, what=what, allowed=", ".join(allowed)
             )
+
+
+def _result(data: dict[str, Any]) -> tuple[model.Result, bool]:
+    _only_known_keys(data, RESULT_KEYS, "result")
     correct = data.get("correct", False)
     if not isinstance(correct, bool):
         raise FichaFlowError("torneo.shape", what="correct")
@@ -396,11 +397,7 @@ class TorneoRoute(ErrorRoute):
 
 
 def _signup(data: dict[str, Any]) -> store.Signup:
-    for key in data:
-        if key not in SIGNUP_KEYS:
-            raise FichaFlowError(
-                "torneo.unknown_key", key=key, what="registration", allowed=", ".join(SIGNUP_KEYS)
-            )
+    _only_known_keys(data, SIGNUP_KEYS, "registration")
     is_open = data.get("open", True)
     if not isinstance(is_open, bool):
         raise FichaFlowError("torneo.shape", what="open")
@@ -420,11 +417,7 @@ def _self_registration(
     """A player registering by the torneo's link: their name (a signed-in player's is their
     account's), and for a pair, their partner's; refused while registration is closed, when it
     is full, or for a name already registered."""
-    for key in data:
-        if key not in ("name", "partner"):
-            raise FichaFlowError(
-                "torneo.unknown_key", key=key, what="entrant", allowed="name, partner"
-            )
+    _only_known_keys(data, ("name", "partner"), "entrant")
     name = account[1] if account else data.get("name")
     partner = data.get("partner")
 
