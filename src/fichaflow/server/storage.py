@@ -184,18 +184,22 @@ _SET_VERSIONS = (
         MesaRow.version == bindparam("old_version"),
         MesaRow.fence == bindparam("token"),
     )
-    .values(version=bindparam("new_version"))
+    .values(version=bindparam("new_version"), lease_until=bindparam("lease_until"))
 )
 """Each mesa's new version, written only where the stored version and fencing token are the
-ones its actions started from (built once: it runs with every group)."""
+ones its actions started from, and its lease renewed with it (built once: it runs with every
+group)."""
 
 
-def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
+def write_many(
+    connection: Connection, changes: Sequence[ch.Change], lease_seconds: float = LEASE_SECONDS
+) -> None:
     """Many actions' changes at once: moves in one multi-row insert, each mesa's version set
     once to its last value, anything else one by one, in order. Each mesa's version is written
     only where the stored one is what its first action here started from and its lease's
     fencing token is the one the action holds (one statement for all, each row checked as it is
-    locked); if any is not, nothing is written (:class:`StaleMesa`)."""
+    locked); if any is not, nothing is written (:class:`StaleMesa`). The same statement renews
+    the lease of every mesa it writes: a mesa in play never waits on :func:`renew_leases`."""
     moves = [c for c in changes if isinstance(c, ch.NewMove)]
     versions: dict[str, int] = {}
     start: dict[str, tuple[int, int]] = {}
@@ -225,8 +229,15 @@ def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
             ],
         )
     if versions:
+        until = _ms() + int(lease_seconds * 1000)
         rows = [
-            {"mesa_code": code, "old_version": old, "token": fence, "new_version": versions[code]}
+            {
+                "mesa_code": code,
+                "old_version": old,
+                "token": fence,
+                "new_version": versions[code],
+                "lease_until": until,
+            }
             for code, (old, fence) in start.items()
         ]
         if connection.execute(_SET_VERSIONS, rows).rowcount != len(rows):
@@ -234,7 +245,12 @@ def write_many(connection: Connection, changes: Sequence[ch.Change]) -> None:
             raise StaleMesa(next(iter(versions)))
 
 
-def commit_group(engine: Engine, jobs: Sequence[Job], held: Connection | None = None) -> bool:
+def commit_group(
+    engine: Engine,
+    jobs: Sequence[Job],
+    held: Connection | None = None,
+    lease_seconds: float = LEASE_SECONDS,
+) -> bool:
     """Commit several actions together, then tell each it is durable; False when the first
     try failed (``held``, if given, must then be let go: it may be broken).
 
@@ -246,10 +262,10 @@ def commit_group(engine: Engine, jobs: Sequence[Job], held: Connection | None = 
     try:
         if held is None:
             with engine.begin() as connection:
-                write_many(connection, _all(jobs))
+                write_many(connection, _all(jobs), lease_seconds)
         else:
             with held.begin():
-                write_many(held, _all(jobs))
+                write_many(held, _all(jobs), lease_seconds)
     except Exception:
         _commit_one_by_one(engine, jobs)
         return False
@@ -291,8 +307,9 @@ class Writer:
 
     MAX_GROUP = 512
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, lease_seconds: float = LEASE_SECONDS) -> None:
         self.engine = engine
+        self.lease_seconds = lease_seconds
         self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._loop, name="fichaflow-writer", daemon=True)
         self._thread.start()
@@ -328,7 +345,10 @@ class Writer:
                         held = self.engine.connect()
                     except Exception:
                         held = None  # (the database is away: the group's own tries say so)
-                if not commit_group(self.engine, group, held) and held is not None:
+                if (
+                    not commit_group(self.engine, group, held, self.lease_seconds)
+                    and held is not None
+                ):
                     _let_go(held)
                     held = None
                 last = time.monotonic()
@@ -427,11 +447,18 @@ def take_mesa(
 
 
 def renew_leases(engine: Engine, node: str, seconds: float) -> dict[str, int]:
-    """Renew every lease ``node`` holds; returns them (mesa code: fencing token)."""
+    """Renew every lease ``node`` holds; returns them (mesa code: fencing token).
+
+    A row locked at that moment is skipped, not waited for: it is this server's writer
+    committing a move, which renews that lease itself (:func:`write_many`), or another server
+    taking a lease that ran out. Waiting would lock the rows in another order than the writer's
+    group does, and PostgreSQL breaks such a deadlock only after a second, with every move of
+    the group waiting."""
+    mine = select(MesaRow.code).where(MesaRow.owner == node).with_for_update(skip_locked=True)
     with engine.begin() as connection:
         connection.execute(
             update(MesaRow)
-            .where(MesaRow.owner == node)
+            .where(MesaRow.code.in_(mine.scalar_subquery()))
             .values(lease_until=_ms() + int(seconds * 1000))
         )
         held = connection.execute(select(MesaRow.code, MesaRow.fence).where(MesaRow.owner == node))
@@ -470,7 +497,7 @@ class Storage(Database):
         self.node = node
         """This server's name in the mesas' leases."""
         self.lease_seconds = lease_seconds
-        self._writer = Writer(self.engine)
+        self._writer = Writer(self.engine, lease_seconds)
 
     async def commit(self, changes: Sequence[ch.Change]) -> None:
         """Return once ``changes`` are durably committed (raise if they could not be)."""
