@@ -33,6 +33,7 @@ from fichaflow.http.security import API_DOCS_POLICY, SameOrigin, SecurityHeaders
 from fichaflow.http.static import VERSIONED, Page, StaticAssets, game_page, site_pages, version_of
 from fichaflow.review import router as repaso
 from fichaflow.server import routes as game
+from fichaflow.server import talk
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
 from fichaflow.server.lobby import LobbyBus
 from fichaflow.server.people import forget_people, person_of
@@ -203,7 +204,9 @@ def create_app(settings: Settings) -> FastAPI:
         partial(person_of, service),
         partial(forget_people, service),
         service.set_account,
-        forget_rows=(trainer_store.forget,),  # a deleted account's problemas rows go with it
+        # Each service's rows of an account: in its export, and gone with it when deleted.
+        forget_rows=(trainer_store.forget, talk.forget),
+        export_rows=(trainer_store.exported, talk.exported),
     )
     # The game knows who plays signed in, and tells the players' side of each partida's end.
     app.include_router(

@@ -4,6 +4,7 @@ rate limit, export and deletion."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -11,9 +12,12 @@ import pytest
 import sqlalchemy as sa
 
 from fichaflow.core.hand import write_move
-from fichaflow.problemas import by_id
+from fichaflow.problemas import by_id, load_set
 from tests.accounts.kit import PASSWORD, Player, error_code, fresh_name
+from tests.accounts.test_talk_blocks import blocks_of, mesa_of, person
 from tests.server.kit import ServerProcess
+from tests.server.test_talk import said
+from tests.server.test_talk_reports import report, reports
 
 
 @pytest.fixture
@@ -174,13 +178,17 @@ def test_sign_in_is_limited_per_name(players: list[Player]) -> None:
 
 
 def test_export_then_delete_leaves_nothing(players: list[Player], server: ServerProcess) -> None:
-    phone, laptop, _ = players
+    phone, laptop, beto = players
     name = fresh_name()
     made = phone.sign_up(name)
     laptop.sign_in(name)
     mine = made["account"]["id"]
-    tried = _problema_tried(phone)  # the trainer keeps a rating, a streak and an attempt
-    assert _trainer_rows(server, mine) == {"trainer_players": 1, "trainer_attempts": 1}
+    beto_id = beto.sign_up(fresh_name("Beto"))["account"]["id"]
+    solved = _problema_solved(phone)  # the trainer keeps a rating, a streak and attempts
+    tried = _problema_tried(phone, skip=solved)
+    assert _trainer_rows(server, mine) == {"trainer_players": 1, "trainer_attempts": 2}
+    mesa = asyncio.run(_quarrel(server, phone, beto))  # a block and reports of the table talk
+    assert blocks_of(server, mine) == [(mine, beto_id)]
     exported = phone.get("/export")
     assert exported.status_code == 200
     assert "attachment" in exported.headers["content-disposition"]
@@ -189,6 +197,21 @@ def test_export_then_delete_leaves_nothing(players: list[Player], server: Server
     assert data["account"] == {**made["account"]}
     assert len(data["sessions"]) == 2 and sum(s["this_one"] for s in data["sessions"]) == 1
     assert data["recovery_codes_left"] == 10
+    # the trainer's rows: the rating and streaks, and both attempts as they were made
+    problemas = data["problemas"]
+    assert problemas["player"]["attempts"] == 2
+    assert (problemas["player"]["streak"], problemas["player"]["streak_best"]) == (0, 1)
+    attempts = [(a["puzzle"], a["correct"], a["moves"]) for a in problemas["attempts"]]
+    assert attempts == [(solved, True, [by_id(solved).best]), (tried, False, attempts[1][2])]
+    assert attempts[1][2] != [by_id(tried).best] and problemas["attempts"][1]["cost"] > 0
+    assert problemas["attempts"][1]["after"] == problemas["player"]["rating"]
+    # the table talk's: whom the player blocked, what they reported and their words reported,
+    # and not who reported them
+    talk = data["talk"]
+    assert [b["account"] for b in talk["blocked"]] == [beto_id]
+    assert [(r["text"], r["mesa"]) for r in talk["reported"]] == [("¿y tú qué?", mesa)]
+    assert [(r["text"], r["role"]) for r in talk["reported_words"]] == [("tramposo", "player")]
+    assert "Beto" not in str(talk)
     text = exported.text
     for secret in (*made["recovery_codes"], phone.csrf or "", "argon2"):
         assert secret not in text
@@ -198,6 +221,8 @@ def test_export_then_delete_leaves_nothing(players: list[Player], server: Server
     assert laptop.get("/me").status_code == 401  # every session went with it
     assert laptop.post("/signin", {"name": name, "password": PASSWORD}).status_code == 401
     assert _trainer_rows(server, mine) == {"trainer_players": 0, "trainer_attempts": 0}
+    assert blocks_of(server, mine) == []
+    assert [r.speaker_name for r in reports(server, mesa)] == []
     # the problema's own rating, which names nobody, stays as the miss moved it (up)
     assert phone.http.get(f"/api/problemas/{tried}").json()["rating"] > by_id(tried).rating
     assert laptop.post("/recover", {"name": name, "code": made["recovery_codes"][0]}).status_code
@@ -205,10 +230,42 @@ def test_export_then_delete_leaves_nothing(players: list[Player], server: Server
     assert laptop.sign_up(name)["account"]["id"] != made["account"]["id"]
 
 
-def _problema_tried(player: Player) -> str:
-    """One problema missed by the signed-in ``player`` (a wrong move ends the attempt at once):
-    the problema's id."""
-    served = player.http.get("/api/problemas/next").json()
+async def _quarrel(server: ServerProcess, ana: Player, beto: Player) -> str:
+    """Ana and Beto, both signed in, at a mesa: each reports the other's words, and Ana blocks
+    Beto. The mesa's code."""
+    code, clients = mesa_of(server, ana, beto)
+    a, b, _ = clients
+    for client in clients:
+        await client.connect()
+    await a.send({"type": "say", "text": "tramposo"})
+    rude = await said(b, "tramposo")
+    await b.send({"type": "say", "text": "¿y tú qué?"})
+    answer = await said(a, "¿y tú qué?")
+    await report(b, rude["id"])
+    await report(a, answer["id"])
+    await a.send({"type": "block", "person": person(b)})
+    await a.expect("blocked", where=lambda m: m["people"] == [person(b)])
+    for client in clients:
+        await client.close()
+    return code
+
+
+def _problema_solved(player: Player) -> str:
+    """A one-move problema solved by the signed-in ``player``: its id."""
+    puzzle = next(p for p in load_set() if len(p.solution) == 1)
+    got = player.http.post(
+        f"/api/problemas/{puzzle.id}/attempt",
+        json={"move": write_move(puzzle.hand().parse(puzzle.best))},
+        headers={"X-CSRF-Token": player.csrf or ""},
+    )
+    assert got.status_code == 200 and got.json()["done"] and got.json()["correct"], got.text
+    return puzzle.id
+
+
+def _problema_tried(player: Player, skip: str = "") -> str:
+    """One problema (not ``skip``) missed by the signed-in ``player`` (a wrong move ends the
+    attempt at once): the problema's id."""
+    served = player.http.get("/api/problemas/next", params={"skip": skip}).json()
     puzzle = by_id(served["id"])
     best = puzzle.values[puzzle.solution[0]]
     wrong = next(m for m, value in puzzle.values.items() if value < best)

@@ -114,11 +114,13 @@ class Accounts:
         forget_people: ForgetPeople,
         claim_person: ClaimPerson | None = None,
         forget_rows: Sequence[store.Forget] = (),
+        export_rows: Sequence[store.Export] = (),
     ) -> None:
         self.person_of = person_of
         self.forget_people = forget_people
         self.claim_person = claim_person
         self.forget_rows = tuple(forget_rows)  # other services' rows of a deleted account
+        self.export_rows = tuple(export_rows)  # and of an account's export
         self.db = database
         self.limits = limits  # per address, the server's --http-limit
         self.per_name = HttpLimits(SIGNIN_PER_NAME)
@@ -354,7 +356,9 @@ def build_router(accounts: Accounts) -> APIRouter:
     async def export(request: Request) -> Any:
         """Everything kept about the signed-in player, as a JSON file."""
         found = await accounts.session(request, change=False)
-        data = await accounts.run(store.export, found.account, found.token_hash)
+        data = await accounts.run(
+            store.export, found.account, found.token_hash, accounts.export_rows
+        )
         return JSONResponse(
             data, headers={"Content-Disposition": 'attachment; filename="fichaflow-cuenta.json"'}
         )
@@ -496,11 +500,16 @@ def install(
     forget_people: ForgetPeople,
     claim_person: ClaimPerson | None = None,
     forget_rows: Sequence[store.Forget] = (),
+    export_rows: Sequence[store.Export] = (),
 ) -> Accounts:
     """Add the accounts' endpoints to the server's app (before its static files); ``person_of``
     is the game's word on who holds a seat token, ``forget_people`` renames a deleted account's
-    people at the mesas, ``forget_rows`` delete other services' rows of a deleted account."""
-    accounts = Accounts(database, limits, person_of, forget_people, claim_person, forget_rows)
+    people at the mesas, ``forget_rows`` delete other services' rows of a deleted account and
+    ``export_rows`` add them to its export (each service that keeps rows of an account gives
+    both)."""
+    accounts = Accounts(
+        database, limits, person_of, forget_people, claim_person, forget_rows, export_rows
+    )
     app.include_router(build_router(accounts))
     app.state.accounts = accounts
     return accounts

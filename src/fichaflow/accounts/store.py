@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, cast
@@ -400,10 +400,21 @@ def linked(engine: Engine, account: str) -> list[dict[str, Any]]:
 # The player's own data
 
 
-def export(engine: Engine, account: Account, current: str) -> dict[str, Any]:
-    """Everything the accounts keep about the player, secrets apart (no hash of a password,
-    token or code is of any use to the player, and each would help a thief)."""
+Export = Callable[[Connection, str], Mapping[str, Any]]
+"""Another service's rows of an account for its JSON export, under that service's own keys
+(the trainer's, the table talk's; handed in by ``app.py`` beside their :data:`Forget`)."""
+
+
+def export(
+    engine: Engine, account: Account, current: str, also: Sequence[Export] = ()
+) -> dict[str, Any]:
+    """Everything kept about the player, secrets apart (no hash of a password, token or code is
+    of any use to the player, and each would help a thief): the accounts' rows, the ratings and
+    partidas, and every other service's rows (``also``), read in one transaction."""
     with engine.connect() as connection:
+        more: dict[str, Any] = players.exported(connection, account.id)
+        for rows in also:
+            more.update(rows(connection, account.id))
         keys = connection.execute(
             select(PASSKEYS.c.id, PASSKEYS.c.created_at, PASSKEYS.c.last_used_at)
             .where(PASSKEYS.c.account == account.id)
@@ -446,13 +457,8 @@ def export(engine: Engine, account: Account, current: str) -> dict[str, Any]:
         ],
         "recovery_codes_left": int(left),
         "mesas": linked(engine, account.id),
-        **_players_export(engine, account.id),
+        **more,
     }
-
-
-def _players_export(engine: Engine, account: str) -> dict[str, Any]:
-    with engine.connect() as connection:
-        return players.exported(connection, account)
 
 
 def _stamp(moment: datetime) -> str:

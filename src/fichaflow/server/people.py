@@ -11,7 +11,7 @@ from sqlalchemy import Engine, delete, or_, select, update
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.mesa import token_hash
-from fichaflow.server.models import ChatBlockRow, ChatReportRow, PartidaRow, PersonRow
+from fichaflow.server.models import ChatReportRow, PartidaRow, PersonRow
 from fichaflow.server.service import TableService
 
 
@@ -34,22 +34,13 @@ mesa and in its partidas' records (which take the names from the mesa's people).
 def _rename(engine: Engine, people: list[tuple[str, int]], name: str) -> None:
     """The person's name becomes ``name`` at the mesa, and so in the names each of its
     partidas was started with (``partidas.players``, what the records say); the table talk's
-    reports of the person's words, and those the person made, are deleted, and so are the
-    blocks their account made or received."""
+    reports of the person's words, and those the person made, are deleted (the account's own
+    rows of the talk, its blocks among them, went with the account: ``talk.forget``)."""
     with engine.begin() as connection:
         for code, person in people:
             old = connection.execute(
                 select(PersonRow.name).where(PersonRow.mesa == code, PersonRow.id == person)
             ).scalar()
-            account = connection.execute(
-                select(PersonRow.account).where(PersonRow.mesa == code, PersonRow.id == person)
-            ).scalar()
-            if account is not None:  # the talk's blocks the account made or received
-                connection.execute(
-                    delete(ChatBlockRow).where(
-                        or_(ChatBlockRow.blocker == account, ChatBlockRow.blocked == account)
-                    )
-                )
             # The table talk's reports of what the person said, and those they made, go too.
             connection.execute(
                 delete(ChatReportRow).where(

@@ -16,9 +16,9 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, or_, select
 from typing_extensions import TypedDict
 
 from fichaflow.core.errors import FichaFlowError
@@ -234,3 +234,58 @@ def store_block(engine: Engine, blocker: str, blocked: str, on: bool) -> None:
                     blocker=blocker, blocked=blocked, created_at=datetime.now(UTC)
                 )
             )
+
+
+def _stamp(moment: datetime) -> str:
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return aware.isoformat(timespec="seconds")
+
+
+def exported(connection: Connection, account: str) -> dict[str, Any]:
+    """What the table talk keeps of an account, for its JSON export (the rows :func:`forget`
+    deletes): the accounts it blocked, the sayings it reported, and its own words that others
+    reported. Nobody else's account or name is in it (not who reported the player's words, nor
+    who blocked the player: those are the others' doings)."""
+    blocks = connection.execute(
+        select(ChatBlockRow.blocked, ChatBlockRow.created_at)
+        .where(ChatBlockRow.blocker == account)
+        .order_by(ChatBlockRow.created_at)
+    ).all()
+    reports = connection.execute(
+        select(ChatReportRow)
+        .where(
+            or_(ChatReportRow.reporter_account == account, ChatReportRow.speaker_account == account)
+        )
+        .order_by(ChatReportRow.id)
+    ).all()
+    made: list[dict[str, Any]] = []
+    said: list[dict[str, Any]] = []
+    for r in reports:
+        words = {"mesa": r.mesa, "text": r.text, "phrase": r.phrase, "said_at": _stamp(r.said_at)}
+        if r.reporter_account == account:
+            made.append({**words, "reported_at": _stamp(r.reported_at)})
+        if r.speaker_account == account:
+            said.append({**words, "role": r.speaker_role})
+    return {
+        "talk": {
+            "blocked": [{"account": b.blocked, "since": _stamp(b.created_at)} for b in blocks],
+            "reported": made,
+            "reported_words": said,
+        }
+    }
+
+
+def forget(connection: Connection, account: str) -> None:
+    """A deleted account's rows of the talk, inside its deletion: the blocks it made or
+    received, the reports it made and those of its words (``server/people.py`` also deletes
+    the reports of its people at the mesas it kept, words said before it signed up)."""
+    connection.execute(
+        delete(ChatBlockRow).where(
+            or_(ChatBlockRow.blocker == account, ChatBlockRow.blocked == account)
+        )
+    )
+    connection.execute(
+        delete(ChatReportRow).where(
+            or_(ChatReportRow.reporter_account == account, ChatReportRow.speaker_account == account)
+        )
+    )

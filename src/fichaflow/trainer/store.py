@@ -234,6 +234,51 @@ def forget(connection: Connection, account: str) -> None:
     connection.execute(delete(TrainerPlayerRow).where(TrainerPlayerRow.account == account))
 
 
+def exported(connection: Connection, account: str) -> dict[str, Any]:
+    """A signed-in player's rows, for their account's JSON export (the same rows
+    :func:`forget` deletes): their puzzle rating and streaks, and every attempt, oldest first."""
+    kept = connection.execute(
+        select(TrainerPlayerRow).where(TrainerPlayerRow.account == account)
+    ).first()
+    attempts = connection.execute(
+        select(TrainerAttemptRow)
+        .where(TrainerAttemptRow.account == account)
+        .order_by(TrainerAttemptRow.id)
+    ).all()
+    standing = None
+    if kept is not None:
+        standing = {
+            "rating": Rating(kept.mu, kept.sigma, kept.attempts).shown,
+            "mu": kept.mu,
+            "sigma": kept.sigma,
+            "attempts": kept.attempts,
+            "streak": kept.streak,
+            "streak_best": kept.streak_best,
+            "updated_at": _stamp(kept.updated_at),
+        }
+    return {"problemas": {"player": standing, "attempts": [_attempt_json(a) for a in attempts]}}
+
+
+def _stamp(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return aware.isoformat(timespec="seconds")
+
+
+def _attempt_json(row: Any) -> dict[str, Any]:
+    """An attempt's row (of ``trainer_attempts``) as the player sees it."""
+    return {
+        "puzzle": row.puzzle,
+        "moves": list(row.moves),
+        "correct": bool(row.correct),
+        "cost": row.cost,
+        "before": row.before,
+        "after": row.after,
+        "at": _stamp(row.at),
+    }
+
+
 def history(engine: Engine, account: str, limit: int = HISTORY) -> list[dict[str, Any]]:
     """A signed-in player's latest attempts, newest first."""
     with engine.connect() as connection:
@@ -242,16 +287,5 @@ def history(engine: Engine, account: str, limit: int = HISTORY) -> list[dict[str
             .where(TrainerAttemptRow.account == account)
             .order_by(TrainerAttemptRow.id.desc())
             .limit(limit)
-        )
-        return [
-            {
-                "puzzle": r.puzzle,
-                "moves": list(r.moves),
-                "correct": bool(r.correct),
-                "cost": r.cost,
-                "before": r.before,
-                "after": r.after,
-                "at": r.at.isoformat(timespec="seconds") if r.at else None,
-            }
-            for r in rows
-        ]
+        ).all()
+        return [_attempt_json(r) for r in rows]
