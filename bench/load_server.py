@@ -6,7 +6,8 @@ legal move), says it is ready the same time after a hand ends, and seat 0 (the h
 next partida the same time after one ends. The script reports, over a steady window after every
 table has started: moves accepted per second, the 50th/99th percentile and the largest time from a
 move sent to the sender receiving its broadcast, errors of any kind, and the server's largest
-resident memory and CPU use. Nothing but 127.0.0.1 is contacted, and the run stops by itself.
+resident memory and CPU use, and the client processes' largest resident memory (the load generator
+is part of the machine's budget). Nothing but 127.0.0.1 is contacted, and the run stops by itself.
 
     python bench/load_server.py --tables 500 --delay 0.5 --seconds 60
     python bench/load_server.py --tables 200 --delay 0 --seconds 30     # moves per second
@@ -211,7 +212,10 @@ async def drive(
 def client_process(args: tuple[str, list[Any], float, float, float]) -> dict[str, Any]:
     """One process of clients, on uvloop (as the server is) to keep the clients' own cost low."""
     raise_open_files()
-    return uvloop.run(drive(*args))
+    result: dict[str, Any] = uvloop.run(drive(*args))
+    # Linux gives the largest resident set in KiB: the load generator's share of the memory.
+    result["client_rss_max_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return result
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -288,6 +292,7 @@ def main() -> None:
         "error_kinds": sorted(set(errors))[:5],
         "partidas_finished": sum(r["partidas"] for r in results),
         "server_rss_max_mb": round(max(memory, default=0), 1),
+        "clients_rss_max_mb": round(sum(r["client_rss_max_mb"] for r in results), 1),
         "server_cpu_cores": round(server_cpu, 2),
         "client_cpu_cores": round(sum(r["client_cpu"] for r in results), 2),
         "server_ran_s": round(ran_end - ran_start, 1),
