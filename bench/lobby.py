@@ -1,7 +1,8 @@
 """The public lobby with many open mesas (#16): a real ``fichaflow serve`` on SQLite, on the
 loopback address only.
 
-``--mesas`` public parejas mesas are made (a host seated in each, three chairs free). Then:
+``--mesas`` public parejas mesas are made (a host seated and connected in each: a mesa nobody is
+at is not listed; three chairs free). Then:
 
 1. **A new browser's list**: ``--samples`` times, a new WebSocket to ``/ws/lobby`` until its
    first message (the whole list) is read and parsed; and as many ``GET /api/lobby`` (gzip, as a
@@ -64,8 +65,11 @@ class Watcher:
                     self.seen.setdefault((entry["code"], entry["free"]), now)
 
 
-async def make_mesas(base: str, count: int) -> list[str]:
+async def make_mesas(base: str, ws_url: str, count: int) -> tuple[list[str], list[Any]]:
+    """``count`` public mesas, each with its host seated and connected (a mesa nobody is at is
+    not listed): their codes, and the hosts' open sockets."""
     codes: list[str] = []
+    hosts: list[Any] = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         semaphore = asyncio.Semaphore(16)
 
@@ -78,17 +82,31 @@ async def make_mesas(base: str, count: int) -> list[str]:
             }
             async with semaphore:
                 answer = await http.post("/api/mesas", json=body)
-            answer.raise_for_status()
-            codes.append(answer.json()["code"])
+                answer.raise_for_status()
+                made = answer.json()
+                ws = await websockets.connect(ws_url, max_size=2**22, ping_interval=None)
+                hello = {"type": "hello", "code": made["code"], "token": made["token"]}
+                await ws.send(json.dumps(hello))
+                await ws.recv()  # the welcome
+            codes.append(made["code"])
+            hosts.append(ws)
 
         await asyncio.gather(*(one(n) for n in range(count)))
-    return codes
+    return codes, hosts
+
+
+async def drain(ws: Any) -> None:
+    """A host reads what its mesa says (and answers the server's pings), and keeps nothing."""
+    with contextlib.suppress(websockets.ConnectionClosed):
+        async for _ in ws:
+            pass
 
 
 async def bench(base: str, ws_url: str, args: argparse.Namespace) -> dict[str, Any]:
     started = time.perf_counter()
-    codes = await make_mesas(base, args.mesas)
+    codes, hosts = await make_mesas(base, ws_url, args.mesas)
     made_in = time.perf_counter() - started
+    draining = [asyncio.ensure_future(drain(ws)) for ws in hosts]
     await asyncio.sleep(0.5)
     lobby_url = f"{ws_url}/lobby"
     ws_times: list[float] = []
@@ -143,6 +161,10 @@ async def bench(base: str, ws_url: str, args: argparse.Namespace) -> dict[str, A
         r.cancel()
     for w in watchers:
         await w.ws.close()
+    for task in draining:
+        task.cancel()
+    for ws in hosts:
+        await ws.close()
     return {
         "mesas_made": len(codes),
         "made_seconds": round(made_in, 1),

@@ -1,8 +1,8 @@
 """The public lobby and «Jugar ya» (#16), on a real server (SQLite, and PostgreSQL in the full
 run): a public mesa is listed with its rules, free seats, ratings and mirones, and every change
-reaches a lobby watcher; a private mesa never shows; two «Jugar ya» of one mode meet; after the
-wait the bots nearest in rating sit down and the partida starts; bad bodies are refused in
-Spanish and change nothing."""
+reaches a lobby watcher; a private mesa never shows, nor a public one nobody is at any more; two
+«Jugar ya» of one mode meet, never at a mesa everybody left; after the wait the bots nearest in
+rating sit down and the partida starts; bad bodies are refused in Spanish and change nothing."""
 
 from __future__ import annotations
 
@@ -190,9 +190,9 @@ async def test_bad_quick_is_refused_in_spanish(server: ServerProcess, body: dict
     assert answer.status_code == 400, answer.text
     error = answer.json()["error"]
     assert error["message"] and error["message_en"] and error["message"] != error["message_en"]
-    # No mesa was opened (the module's other mesas may play on meanwhile).
+    # No mesa was opened (the module's other mesas may play on, or leave, meanwhile).
     after = await get_json(server, "/api/lobby")
-    assert {m["code"] for m in after["mesas"]} == {m["code"] for m in before["mesas"]}
+    assert {m["code"] for m in after["mesas"]} <= {m["code"] for m in before["mesas"]}
 
 
 @sync
@@ -209,4 +209,41 @@ async def test_a_mesa_joined_through_the_lobby_shows_its_free_seat_gone(
     await join(server, code, "Toño", 1)
     await watcher.until(lambda m: m[code]["free"] == 1)
     assert watcher.mesas[code]["seats"][1]["name"] == "Toño"
+    await watcher.close()
+
+
+@sync
+async def test_a_public_mesa_nobody_is_at_leaves_the_lobby(server: ServerProcess) -> None:
+    watcher = Watcher(server)
+    await watcher.open()
+    # Luis makes a public mesa and never comes to it; Rosa waits at a «Jugar ya» mesa.
+    never = await create_mesa(server, name="Luis", seat=0, options={"public": True})
+    made = await quick(server, mode="tres", name="Rosa", wait_seconds=120)
+    code = made.json()["code"]
+    rosa = Client(server, code, made.json()["token"])
+    await rosa.connect()
+    await watcher.until(lambda m: {code, never["code"]} <= m.keys())
+
+    # Rosa goes: a few seconds later her mesa leaves the list, and «Jugar ya» of her mode no
+    # longer seats anybody there (they would wait alone).
+    await rosa.close()
+    await watcher.until(lambda m: code not in m)
+    assert code not in {m["code"] for m in (await get_json(server, "/api/lobby"))["mesas"]}
+    other = await quick(server, mode="tres", name="Pedro", wait_seconds=120)
+    assert other.status_code == 201 and other.json()["code"] != code
+    pedro = Client(server, other.json()["code"], other.json()["token"])
+    await pedro.connect()
+
+    # Rosa comes back: her mesa is listed again, with her chair and the free ones.
+    back = Client(server, code, made.json()["token"])
+    await back.connect()
+    await watcher.until(lambda m: code in m)
+    assert watcher.mesas[code]["free"] == 2
+    assert watcher.mesas[code]["seats"][0] == {"kind": "human", "name": "Rosa", "rating": None}
+
+    # The mesa whose maker never came leaves once its first seconds are over.
+    await watcher.until(lambda m: never["code"] not in m, timeout=30)
+    assert code in watcher.mesas and other.json()["code"] in watcher.mesas
+    for client in (back, pedro):
+        await client.close()
     await watcher.close()

@@ -2,9 +2,11 @@
 changed, pushed to every lobby watcher (``/ws/lobby``) a few times a second at most.
 
 A mesa says it changed (:meth:`Lobby.touch`) whenever its state is told to its own connections
-(created, joined, left, started, a hand or the partida over, who watches); the lobby does no work
-then, it only notes the code. At most every ``COALESCE_SECONDS`` it builds the entries of the
-noted mesas, keeps those that really changed, and sends every watcher one diff text, encoded once
+(created, joined, left, started, a hand or the partida over, who watches), and once more when
+its last person went away a few seconds ago (:meth:`Lobby.touch_later`: a public mesa nobody is
+at is not listed); the lobby does no work then, it only notes the code. At most every
+``COALESCE_SECONDS`` it builds the entries of the noted mesas, keeps those that really changed,
+and sends every watcher one diff text, encoded once
 (``{"type": "lobby_diff", "version": …, "mesas": [changed or new entries], "gone": [codes]}``).
 A new watcher (or ``GET /api/lobby``) gets the whole list, ``{"type": "lobby", "version": …,
 "mesas": […]}``, encoded once per version and kept until the next change.
@@ -44,9 +46,10 @@ RatingOf = Callable[[str, int, Mode], int | None]
 
 
 def entry_of(room: Room, rating_of: RatingOf | None) -> LobbyEntry | None:
-    """The mesa's line in the lobby, or None when it is not listed (private)."""
+    """The mesa's line in the lobby, or None when it is not listed: private, or nobody is at
+    it (:meth:`Room.peopled`: everybody left, or its maker never came)."""
     mesa = room.mesa
-    if not mesa.options.public:
+    if not mesa.options.public or not room.peopled(time.monotonic()):
         return None
     mode = mesa.rules.mode
     bots = bot_ratings(mode)
@@ -110,6 +113,12 @@ class Lobby:
         if self._flush is None or self._flush.done():
             with contextlib.suppress(RuntimeError):  # (no loop: nothing can watch either)
                 self._flush = asyncio.get_running_loop().create_task(self._flush_later())
+
+    def touch_later(self, code: str, seconds: float) -> None:
+        """Look at the mesa ``code`` again in ``seconds`` (a mesa nobody is at leaves the list
+        once its grace is over, with no change of its own to say so)."""
+        with contextlib.suppress(RuntimeError):  # (no loop: nothing can watch either)
+            asyncio.get_running_loop().call_later(seconds + COALESCE_SECONDS, self.touch, code)
 
     async def _flush_later(self) -> None:
         await asyncio.sleep(COALESCE_SECONDS)

@@ -63,8 +63,11 @@ log = logging.getLogger(__name__)
 QUICK_PRESETS = {Mode.PAREJAS: DEFAULT_PRESET, Mode.MANO_A_MANO: "mano_a_mano", Mode.TRES: "tres"}
 """The rules a mesa «Jugar ya» opens is played by, per mode."""
 QUICK_FRESH_SECONDS = 15.0
-"""A «Jugar ya» mesa this new counts as waiting for people though nobody has connected yet
-(its maker's page is still on its way)."""
+"""A mesa this new counts as peopled though nobody has connected yet (its maker's page is still
+on its way): the lobby lists it, «Jugar ya» seats people at it."""
+AWAY_GRACE_SECONDS = 5.0
+"""A mesa whose last person went away this recently still counts as peopled (a page that
+reloads, a phone between two networks): it does not leave the lobby and come back."""
 QUICK_WINDOW = 400
 """«Jugar ya» seats a player only at a mesa whose people's mean rating is within this many points
 of theirs; farther, it opens a mesa of their own (bots near them fill it after the wait)."""
@@ -151,6 +154,9 @@ class Room:
     failures: int = 0
     """Commits failed in a row: the work the server does by itself (bots, timers, deals) waits
     longer after each before trying again."""
+    left_at: float | None = None
+    """When the last person connected went away (``time.monotonic``; None: nobody has since
+    the mesa was loaded)."""
     mirones_told: float = -MIRONES_EVERY_SECONDS
     """When everybody was last told who watches (``time.monotonic``)."""
     talk: Talk = field(default_factory=Talk)
@@ -179,6 +185,18 @@ class Room:
 
     def online(self) -> set[int]:
         return {c.person for c in self.connections if c.person is not None and not c.closed}
+
+    def peopled(self, now: float) -> bool:
+        """Somebody is at the mesa, or about to be: a person (a player, or a mirón who joined)
+        is connected, or the mesa is newer than ``QUICK_FRESH_SECONDS`` and nobody has come
+        yet, or its last person went away less than ``AWAY_GRACE_SECONDS`` ago. A public mesa
+        nobody is at is not in the lobby, and «Jugar ya» seats nobody there: whoever sat down
+        would wait alone (a watcher without a name does not count: nobody plays with them)."""
+        if self.online():
+            return True
+        if self.left_at is None:
+            return now - self.loaded_at < QUICK_FRESH_SECONDS
+        return now - self.left_at < AWAY_GRACE_SECONDS
 
     def state(self) -> wire.MesaState:
         now = time.monotonic()
@@ -260,6 +278,8 @@ class TableService:
             self.tokens[person.token_hash] = (room.mesa.code, person.id)
         self._schedule_fill(room)
         self.lobby.touch(room.mesa.code)
+        if room.mesa.options.public:  # nobody came while it was new: it leaves the lobby
+            self.lobby.touch_later(room.mesa.code, QUICK_FRESH_SECONDS)
 
     async def room(self, code: str) -> Room:
         """The mesa ``code``, from memory or else from the database."""
@@ -515,7 +535,7 @@ class TableService:
                     or mesa.status != "waiting"
                     or mesa.rules.mode != mode
                     or not any(c.empty for c in mesa.chairs)
-                    or not (room.online() or now - room.loaded_at < QUICK_FRESH_SECONDS)
+                    or not room.peopled(now)
                 ):
                     continue
                 level = self._level(room)
@@ -666,6 +686,10 @@ class TableService:
             room.connections.discard(conn)
             if conn.person is not None and conn.person not in room.online():
                 room.away_since[conn.person] = time.monotonic()
+                if not room.online():  # the last person went: soon out of the lobby
+                    room.left_at = time.monotonic()
+                    if room.mesa.options.public:
+                        self.lobby.touch_later(room.mesa.code, AWAY_GRACE_SECONDS)
             if not room.connections:
                 room.quiet_since = time.monotonic()
             conn.code = None
