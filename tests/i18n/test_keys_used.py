@@ -18,6 +18,8 @@ from pathlib import Path
 from fichaflow import i18n
 from fichaflow.core.hand import End
 from fichaflow.core.rules import BONUSES, Mode
+from fichaflow.problemas import KINDS
+from fichaflow.problemas.seat import DECIDED
 
 PACKAGE = Path(i18n.__file__).resolve().parents[1]
 ERRORS = {"FichaFlowError", "IllegalMove", "RulesError", "RecordError"}
@@ -216,6 +218,9 @@ def test_the_keys_made_at_run_time_exist() -> None:
     made |= {f"number.{n}" for n in range(7)}  # a tile's spoken name
     made |= {f"cli.duel.{kind}{part}" for kind in ("hands", "partidas") for part in ("", "_word")}
     made |= {f"trainer.position.{who}" for who in ("partner", "rival")}  # trainer.shipped
+    made |= {f"trainer.position.{who}_hidden" for who in ("partner", "rival")}
+    made |= {f"trainer.position.{kind}" for kind in KINDS}
+    made |= {f"problemas.explain.{v}_seat.{how}" for v in ("right", "wrong") for how in DECIDED}
     made |= {f"value.mode.{mode.value}" for mode in Mode}
     assert sorted(k for k in made if not i18n.has(k)) == []
 
@@ -224,4 +229,4 @@ def test_only_the_known_keys_are_built_at_run_time() -> None:
     """A new key built at run time must be added to the test above, so the count is pinned."""
     _, dynamic = keys_asked()
     # 12: fichaflow.trainer.router words a puzzle's explanation by the key its Verdict names
-    assert len(dynamic) == 14, sorted(dynamic)
+    assert len(dynamic) == 16, sorted(dynamic)

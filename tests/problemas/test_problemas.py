@@ -12,8 +12,11 @@ import pytest
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.rules import Rules
+from fichaflow.core.tiles import SUIT
 from fichaflow.problemas import THEMES, Puzzle, by_id, judge, load_set
 from fichaflow.problemas.mine import MIN_MARGIN, Tally, check, mine
+from fichaflow.problemas.seat import DECIDED, SPREAD, WIDE_MARGIN, consistent_deals
+from fichaflow.problemas.solve import Exact
 from tests.cli.clikit import fichaflow
 
 
@@ -139,3 +142,94 @@ def test_a_sample_of_the_shipped_set_re_solves() -> None:
 def test_every_shipped_puzzle_re_solves() -> None:
     bad = [(p.id, r) for p in load_set() if (r := check(p))]
     assert bad == []
+
+
+def _seat_set() -> list[Puzzle]:
+    return [p for p in load_set() if p.kind == "seat"]
+
+
+def test_seat_problems_are_shipped_across_modes_decided_both_ways() -> None:
+    seats = _seat_set()
+    assert len(seats) >= 200
+    modes = Counter(Rules.load(dict(p.rules)).mode.value for p in seats)
+    assert set(modes) == {"parejas", "mano_a_mano", "tres"}, modes
+    how = Counter(p.decided["how"] for p in seats)
+    assert set(how) == set(DECIDED), how
+    for p in seats:
+        assert p.margin >= MIN_MARGIN and p.steps == (p.values,)
+        assert p.solution_seats[0] == p.seat and p.seat not in p.solution_seats[1:]
+        if p.decided["how"] == "every_deal":  # every deal solved, the answer best in each
+            assert p.decided["all_deals"] and p.decided["worst_margin"] > 0
+            assert p.decided["margin_se"] == 0
+        else:  # wide on average, even after the sampling's uncertainty
+            assert p.margin - SPREAD * p.decided["margin_se"] >= WIDE_MARGIN
+
+
+def test_a_seat_problems_deals_are_what_the_seat_could_not_rule_out() -> None:
+    """Enumerated deals: each replays the hand, keeps the seat's own tiles and each other
+    seat's count, avoids every number that seat passed on, and the real deal is one of them."""
+    puzzle = next(p for p in _seat_set() if p.decided["how"] == "every_deal")
+    rules, real = puzzle.rules_obj(), puzzle.hand()
+    deals, every = consistent_deals(rules, real, puzzle.moves, int(puzzle.source["hand"]), "x")
+    assert every and len(deals) == puzzle.decided["deals"] >= 2
+    assert len({tuple(h.hands) for h in deals}) == len(deals)
+    assert tuple(real.hands) in {tuple(h.hands) for h in deals}
+    passed = [0] * rules.seats
+    for turn in real.history:
+        if turn.move.is_pass:
+            passed[turn.seat] |= SUIT[turn.left] | SUIT[turn.right]
+    for hand in deals:
+        assert hand.hands[puzzle.seat] == real.hands[puzzle.seat]
+        for s in range(rules.seats):
+            assert hand.hands[s].bit_count() == real.hands[s].bit_count()
+            assert not hand.hands[s] & passed[s] or s == puzzle.seat
+    # and in the real deal (one of them) the answer is the best, face up too
+    real_values = dict(Exact(rules, puzzle.seat).first_values(real))
+    assert max(real_values, key=lambda m: real_values[m]) == puzzle.best
+
+
+def test_a_sample_of_the_shipped_seat_problems_re_solves() -> None:
+    seats = _seat_set()
+    for puzzle in seats[:: max(1, len(seats) // 25)]:
+        assert check(puzzle) == "", puzzle.id
+
+
+def test_the_checks_reject_a_seat_problem_whose_margin_or_deciding_is_not_its_own() -> None:
+    puzzle = next(p for p in _seat_set() if p.decided["how"] == "expected")
+    assert check(puzzle) == ""
+    assert check(dataclasses.replace(puzzle, margin=puzzle.margin + 1)) == "margin"
+    claimed = {**puzzle.decided, "how": "every_deal"}
+    assert check(dataclasses.replace(puzzle, decided=claimed)) == "margin"
+    second = sorted(puzzle.values, key=lambda m: -puzzle.values[m])[1]
+    assert check(dataclasses.replace(puzzle, solution=(second,))) == "margin"
+
+
+def test_a_seat_problems_explanation_says_how_its_answer_was_decided() -> None:
+    for how, words in (
+        ("every_deal", "en todos los repartos posibles"),
+        ("expected", "en promedio, por"),
+    ):
+        puzzle = next(p for p in _seat_set() if p.decided["how"] == how)
+        worst = min(puzzle.values, key=lambda m: puzzle.values[m])
+        verdict = judge(puzzle, [], worst)
+        text = i18n.text(verdict.explain, "es", **verdict.params)
+        assert f"{worst} pierde" in text and "tantos en promedio" in text and words in text
+        assert f"{puzzle.decided['deals']}" in text
+        right = judge(puzzle, [], puzzle.best)
+        assert right.correct and right.done
+        assert words in i18n.text(right.explain, "es", **right.params)
+        assert "deal" in i18n.text(right.explain, "en", **right.params)
+
+
+def test_seat_mining_is_reproducible(tmp_path: Path) -> None:
+    a = [p.dumps() for p in mine(7, 3, Tally(), kind="seat")]
+    assert len(a) == 3 and all('"kind": "seat"' in line for line in a)
+    out = tmp_path / "set.jsonl"
+    done = fichaflow(
+        "problemas", "mine", "--seed", "7", "--count", "2", "--seats", "3", "--out", str(out)
+    )
+    assert done.status == 0, done.err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[2:] == a and [p.dumps() for p in mine(7, 2)] == lines[:2]
+    checked = fichaflow("problemas", "check", str(out))
+    assert checked.status == 0 and "Los 5 problemas están bien" in checked.out

@@ -1,6 +1,7 @@
 """The Problemas page on a real ``fichaflow serve`` with the shipped problemas, in Chromium on a
-360 x 740 phone: the position drawn with every other hand named, the right answer played out,
-a wrong one's cost in tantos and why. Its screenshots are the docs' (tests/browser.py)."""
+360 x 740 phone: the position drawn with every other hand named (face down, with their counts,
+for a seat problem), the right answer played out, a wrong one's cost in tantos and why. Its
+screenshots are the docs' (tests/browser.py)."""
 
 from __future__ import annotations
 
@@ -29,10 +30,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield srv
 
 
+QUESTION = {"face_up": "con todas las fichas a la vista", "seat": "con lo que sabe el asiento"}
+
+
 def _open(
-    browser: Any, server: ServerProcess, account: tuple[str, str] | None = None
+    browser: Any,
+    server: ServerProcess,
+    account: tuple[str, str] | None = None,
+    puzzle_id: str | None = None,
 ) -> tuple[Any, Any, Puzzle]:
-    """A phone at /problemas/ (signed up or in first as ``(path, name)``, when given)."""
+    """A phone at /problemas/ (signed up or in first as ``(path, name)``, when given), with the
+    problema ``puzzle_id`` when given (else the one the server chose)."""
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport=PHONE, locale="es-ES")
@@ -44,12 +52,13 @@ def _open(
         assert signed.ok, signed.text()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    with page.expect_response(re.compile(r"/api/problemas/next")) as sent:
-        page.goto(f"{server.url}/problemas/")
+    asked = f"/api/problemas/{puzzle_id}" if puzzle_id else "/api/problemas/next"
+    with page.expect_response(re.compile(re.escape(asked))) as sent:
+        page.goto(f"{server.url}/problemas/" + (f"?id={puzzle_id}" if puzzle_id else ""))
     puzzle = by_id(sent.value.json()["id"])
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     assert errors == []
-    expect(page.locator("#question")).to_contain_text("con todas las fichas a la vista")
+    expect(page.locator("#question")).to_contain_text(QUESTION[puzzle.kind])
     return context, page, puzzle
 
 
@@ -181,3 +190,4 @@ def test_a_signed_in_players_streak_and_rating_are_the_servers_on_another_device
     expect(page.locator("#history li")).to_have_count(1)
     expect(page.locator("#history li")).to_contain_text(f"{puzzle.id}: resuelto")
     context.close()
+

@@ -21,12 +21,22 @@ def problemas() -> None:
 
 @problemas.command("mine")
 @click.option("--seed", type=int, default=1, show_default=True, help="Semilla de las partidas.")
-@click.option("--count", type=click.IntRange(1, 100_000), default=100, show_default=True)
+@click.option("--count", type=click.IntRange(0, 100_000), default=100, show_default=True)
+@click.option(
+    "--seats",
+    type=click.IntRange(0, 100_000),
+    default=0,
+    show_default=True,
+    help="Problemas de asiento (solo lo que sabe el asiento) que añadir después.",
+)
 @click.option("--out", "out", required=True, help="Archivo JSON lines donde escribirlos.")
-def mine_command(seed: int, count: int, out: str) -> None:
-    """Juega partidas de bots desde la semilla y escribe los problemas que pasan cada control."""
+def mine_command(seed: int, count: int, seats: int, out: str) -> None:
+    """Juega partidas de bots desde la semilla y escribe los problemas que pasan cada control:
+    ``--count`` con todas las fichas a la vista, y luego ``--seats`` de asiento."""
     tally = Tally()
     lines = [p.dumps() + "\n" for p in mine(seed, count, tally)]
+    if seats:
+        lines += [p.dumps() + "\n" for p in mine(seed, seats, tally, kind="seat")]
     try:
         Path(out).write_text("".join(lines), encoding="utf-8")
     except OSError as exc:

@@ -50,16 +50,29 @@ def judge(puzzle: Puzzle, moves_so_far: Sequence[str], move: str) -> Verdict:
         replies = tuple(puzzle.solution[at + 1 : nxt])
         done = nxt >= len(puzzle.solution)
         key = "problemas.explain.right_done" if done else "problemas.explain.right"
-        return Verdict(True, done, replies, 0.0, best, key, {"move": move, "value": best_value})
-    params = {
+        said: dict[str, Any] = {"move": move, "value": best_value}
+        if puzzle.kind == "seat":
+            key = f"problemas.explain.right_seat.{puzzle.decided['how']}"
+            said.update(_seat_params(puzzle))
+        return Verdict(True, done, replies, 0.0, best, key, said)
+    params: dict[str, Any] = {
         "move": move,
         "best": best,
         "cost": _num(cost),
         "value": _num(values[move]),
         "best_value": _num(best_value),
     }
-    key = "problemas.explain.wrong_seat" if puzzle.kind == "seat" else "problemas.explain.wrong"
+    key = "problemas.explain.wrong"
+    if puzzle.kind == "seat":
+        key = f"problemas.explain.wrong_seat.{puzzle.decided['how']}"
+        params.update(_seat_params(puzzle))
     return Verdict(False, True, (), cost, best, key, params)
+
+
+def _seat_params(puzzle: Puzzle) -> dict[str, Any]:
+    """What a seat problem's explanation says of how its answer was decided: over how many
+    deals of the hidden tiles, and by what margin on average."""
+    return {"deals": int(puzzle.decided["deals"]), "margin": _num(round(puzzle.margin))}
 
 
 def _num(x: float) -> str:

@@ -2,8 +2,9 @@
 
 Bots of the ladder play partidas dealt from fixed seeds; at each position of a hand where the
 player to move has at least two distinct moves and few enough tiles are left to solve exactly, the
-hand is solved over the full deal (a face-up problem). A position becomes a puzzle only if it
-passes every check; each rejection is counted by its check (see :data:`CHECKS`).
+hand is solved over the full deal (a face-up problem) or over every deal the seat thought
+possible (a seat problem, :mod:`fichaflow.problemas.seat`). A position becomes a puzzle only if
+it passes every check; each rejection is counted by its check (see :data:`CHECKS`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import score_hand
 from fichaflow.core.tiles import parse
 from fichaflow.core.view import hand_view
-from fichaflow.problemas.model import Puzzle
+from fichaflow.problemas import seat as seat_solve
+from fichaflow.problemas.model import Puzzle, digest
 from fichaflow.problemas.solve import Exact, Solved, deal_json
 from fichaflow.search.engine import hand_start
 from fichaflow.search.solver import OutOfNodes
@@ -95,10 +97,15 @@ def _themes(
     return tuple(dict.fromkeys(themes))
 
 
-def _rating(solved: Solved, margin: float, steps: int) -> float:
+SEAT_HARDER: Final = 100.0
+"""A seat problem's first rating is this much higher: the hidden tiles have to be reasoned."""
+
+
+def _rating(choices: int, margin: float, steps: int, seat: bool = False) -> float:
     """A first guess, moved by the trainer's ratings: more choices and more moves to find are
-    harder; a wide margin is easier to see."""
-    r = 1200.0 + 90.0 * (len(solved.values) - 2) + 160.0 * (steps - 1) - 4.0 * min(margin, 50.0)
+    harder; a wide margin is easier to see; hidden tiles are harder."""
+    r = 1200.0 + 90.0 * (choices - 2) + 160.0 * (steps - 1) - 4.0 * min(margin, 50.0)
+    r += SEAT_HARDER if seat else 0.0
     return round(max(600.0, min(2400.0, r)), 1)
 
 
@@ -154,7 +161,7 @@ def make_puzzle(
         values=dict(solved.values),
         steps=steps,
         themes=_themes(rules, hand, solved, tuple(source.get("scores", ()))),
-        rating=_rating(solved, margin, step_count),
+        rating=_rating(len(solved.values), margin, step_count),
         source=source,
     )
     reason = check(puzzle, source_rules=rules)
@@ -162,6 +169,91 @@ def make_puzzle(
         tally.rejected[reason] += 1
         return None
     return puzzle
+
+
+def make_seat_puzzle(
+    rules: Rules,
+    hand: Hand,
+    moves: tuple[str, ...],
+    source: dict[str, Any],
+    tally: Tally,
+    budget: int = NODE_BUDGET,
+) -> Puzzle | None:
+    """The seat problem at ``hand``: its answer best in every deal the seat thought possible, or
+    by a wide margin on average (:mod:`fichaflow.problemas.seat`); or None, the rejection
+    counted. Its line is the hand's real deal played on from the answer, to the seat's next
+    turn (there the seat knows more, and a new problem would begin); its themes are that
+    line's, in the real deal (``zapato``, which compares two moves' exact values, is left to
+    face-up problems)."""
+    seat = hand.turn
+    deal = deal_json(hand_deal(hand))
+    content = {"kind": "seat", "rules": rules.dump(), "deal": deal, "leader": hand.leader}
+    content.update(moves=list(moves), seat=seat)
+    pid = digest(content)
+    try:
+        solved = _seat_values(rules, hand, moves, int(source["hand"]), pid, budget)
+    except OutOfNodes:
+        tally.rejected["too_big"] += 1
+        return None
+    if solved is None:
+        tally.rejected["replay"] += 1
+        return None
+    if len(solved.values) < 2:
+        tally.rejected["forced"] += 1
+        return None
+    if not solved.decided or solved.margin < MIN_MARGIN:
+        tally.rejected["margin"] += 1
+        return None
+    if solved.values[0][1] <= 0:
+        tally.rejected["no_point"] += 1
+        return None
+    best = solved.values[0][0]
+    try:
+        real = Exact(rules, seat, budget).solve(hand, answer=best)
+    except OutOfNodes:
+        tally.rejected["too_big"] += 1
+        return None
+    cut = next((i for i, s in enumerate(real.line_seats) if i and s == seat), len(real.line))
+    themes = tuple(t for t in _themes(rules, hand, real) if t != "zapato")
+    puzzle = Puzzle(
+        kind="seat",
+        rules=rules.dump(),
+        deal=deal,
+        leader=hand.leader,
+        moves=moves,
+        seat=seat,
+        solution=real.line[:cut],
+        solution_seats=real.line_seats[:cut],
+        margin=solved.margin,
+        values=dict(solved.values),
+        steps=(dict(solved.values),),
+        themes=themes,
+        rating=_rating(len(solved.values), solved.margin, 1, seat=True),
+        source=source,
+        decided=_decided(solved),
+    )
+    reason = check(puzzle, source_rules=rules)
+    if reason:
+        tally.rejected[reason] += 1
+        return None
+    return puzzle
+
+
+def _seat_values(
+    rules: Rules, hand: Hand, moves: tuple[str, ...], number: int, pid: str, budget: int
+) -> seat_solve.SeatSolved | None:
+    deals, every = seat_solve.consistent_deals(rules, hand, moves, number, f"seat:{pid}")
+    return seat_solve.solve_seat(rules, deals, every, hand.turn, budget)
+
+
+def _decided(solved: seat_solve.SeatSolved) -> dict[str, Any]:
+    return {
+        "how": solved.decided,
+        "deals": solved.deals,
+        "all_deals": solved.enumerated,
+        "margin_se": solved.margin_se,
+        "worst_margin": solved.worst,
+    }
 
 
 def hand_deal(hand: Hand) -> Deal:
@@ -183,6 +275,8 @@ def check(puzzle: Puzzle, source_rules: Rules | None = None, budget: int = 1 << 
         return "rules"
     if hand.ended or hand.turn != puzzle.seat:
         return "replay"
+    if puzzle.kind == "seat":
+        return _check_seat(puzzle, rules, hand, budget)
     try:
         solved = Exact(rules, puzzle.seat, budget).solve(hand)
     except OutOfNodes:
@@ -197,14 +291,42 @@ def check(puzzle: Puzzle, source_rules: Rules | None = None, budget: int = 1 << 
     return ""
 
 
+def _check_seat(puzzle: Puzzle, rules: Rules, hand: Hand, budget: int) -> str:
+    """A seat problem's deals drawn again (the same ones: the seed is its id) and solved again:
+    the same values, answer, margin and way of deciding, which must still hold."""
+    try:
+        number = int(puzzle.source["hand"])
+        solved = _seat_values(rules, hand, puzzle.moves, number, puzzle.id, budget)
+    except OutOfNodes:
+        return "too_big"
+    except (KeyError, TypeError, ValueError):
+        return "replay"
+    if solved is None:
+        return "replay"
+    if len(solved.values) < 2:
+        return "forced"
+    if dict(solved.values) != dict(puzzle.values) or _decided(solved) != dict(puzzle.decided):
+        return "margin"
+    if not solved.decided or solved.margin != puzzle.margin or solved.margin < MIN_MARGIN:
+        return "margin"
+    if solved.values[0][0] != puzzle.best:
+        return "margin"
+    return ""
+
+
 def _tiles_left(hand: Hand) -> int:
     return sum(h.bit_count() for h in hand.hands) + hand.stock_left
 
 
-def mine(seed: int, count: int, tally: Tally | None = None) -> Iterator[Puzzle]:
-    """Yield up to ``count`` puzzles from partidas dealt from ``seed`` (the same seed, the same
-    puzzles in the same order); at most one puzzle per hand, the first position that passes."""
+def mine(
+    seed: int, count: int, tally: Tally | None = None, kind: str = "face_up"
+) -> Iterator[Puzzle]:
+    """Yield up to ``count`` puzzles of ``kind`` from partidas dealt from ``seed`` (the same
+    seed, the same puzzles in the same order); at most one puzzle per hand, the first position
+    that passes. Seat problems come from partidas of their own (dealt ``problemas-seat:…``)."""
     tally = tally if tally is not None else Tally()
+    make = make_seat_puzzle if kind == "seat" else make_puzzle
+    prefix = "problemas-seat" if kind == "seat" else "problemas"
     made = 0
     game = 0
     while made < count:
@@ -215,7 +337,7 @@ def mine(seed: int, count: int, tally: Tally | None = None) -> Iterator[Puzzle]:
         for k in range(60):
             if partida.over or made >= count:
                 break
-            hand = partida.deal(f"problemas:{seed}:{game}:{k}")
+            hand = partida.deal(f"{prefix}:{seed}:{game}:{k}")
             number = k + 1
             found = False
             while not hand.ended:
@@ -235,7 +357,7 @@ def mine(seed: int, count: int, tally: Tally | None = None) -> Iterator[Puzzle]:
                         "scores": list(partida.scores),
                         "bots": list(bot_names),
                     }
-                    puzzle = make_puzzle(rules, hand, moves, source, tally)
+                    puzzle = make(rules, hand, moves, source, tally)
                     if puzzle is not None:
                         found = True
                         made += 1

@@ -42,6 +42,13 @@ class Puzzle:
     rating: float
     source: Mapping[str, Any]
     steps: tuple[Mapping[str, float], ...] = ()
+    decided: Mapping[str, Any] = field(default_factory=dict)
+    """A seat problem's way to its answer (empty for a face-up one): ``how`` (``every_deal``:
+    best in every consistent deal, all of them solved; ``expected``: best by a wide margin on
+    average), ``deals`` (how many were solved), ``all_deals`` (whether that is all of them),
+    ``margin_se`` (the standard error of the margin; 0 when all were solved) and
+    ``worst_margin`` (the best's smallest margin over the deals: below 0, another move was
+    better in some deal)."""
     id: str = field(default="")
 
     def __post_init__(self) -> None:
@@ -81,6 +88,8 @@ class Puzzle:
             rating=self.rating,
             source=dict(self.source),
         )
+        if self.kind == "seat":
+            out["decided"] = dict(self.decided)
         return out
 
     def dumps(self) -> str:
@@ -104,9 +113,12 @@ class Puzzle:
                 themes=tuple(data["themes"]),
                 rating=float(data["rating"]),
                 source=dict(data["source"]),
+                decided=dict(data.get("decided") or {}),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise FichaFlowError("problemas.bad_puzzle", detail=str(exc)) from None
+        if puzzle.kind not in KINDS or (puzzle.kind == "seat") != bool(puzzle.decided):
+            raise FichaFlowError("problemas.bad_puzzle", detail=f"kind {puzzle.kind}")
         if "id" in data and data["id"] != puzzle.id:
             raise FichaFlowError("problemas.bad_puzzle", detail=f"id {data['id']}")
         return puzzle

@@ -102,8 +102,14 @@ class Exact:
         tantos = self.solver.valuer.tantos
         return [(m, tantos(v)) for m, v in zip(moves, values, strict=True)]
 
-    def solve(self, hand: Hand) -> Solved:
-        """``hand``'s values and best line; the player to move must be :attr:`seat`."""
+    def first_values(self, hand: Hand) -> list[tuple[str, float]]:
+        """Each distinct move's value at ``hand``, in the problemas' notation."""
+        return [(token(hand, m), v) for m, v in self.move_values(hand)]
+
+    def solve(self, hand: Hand, answer: str | None = None) -> Solved:
+        """``hand``'s values and best line; the player to move must be :attr:`seat`. With
+        ``answer``, the line starts with it instead of the best move (a seat problem's answer,
+        best over the deals the seat thought possible, need not be this deal's best)."""
         first = self.move_values(hand)
         work = hand.copy()
         line: list[str] = []
@@ -119,6 +125,8 @@ class Exact:
             if mover == self.seat:
                 steps.append(tuple((token(work, m), v) for m, v in ranked))
             move = ranked[0][0]
+            if answer is not None and not line:
+                move = next(m for m, _ in ranked if token(work, m) == answer)
             line.append(token(work, move))
             seats.append(mover)
             work.play(move)

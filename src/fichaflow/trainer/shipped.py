@@ -1,6 +1,7 @@
 """The shipped problemas (:mod:`fichaflow.problemas`) in the shape the trainer asks of a set
 (:class:`~fichaflow.trainer.puzzles.Puzzles`): the page's position, drawn from the position the
-core replays; the page's moves (always with their end) read in that position and judged in the
+core replays (a seat problem's other hands face down: only their counts, and the numbers each
+passed on); the page's moves (always with their end) read in that position and judged in the
 problema's own notation; the line continued along the stored solution."""
 
 from __future__ import annotations
@@ -19,21 +20,52 @@ from fichaflow.problemas.solve import choices, one_line, token
 from fichaflow.trainer.puzzles import Judged
 
 
-def _question(puzzle: Puzzle, hand: Hand, lang: str) -> str:
-    """The question, with every other hand shown in words (the problemas are face up), in the
-    order they play after the seat."""
+def _others(puzzle: Puzzle, hand: Hand) -> list[dict[str, Any]]:
+    """The other seats, in the order they play after the seat: partner or rival, how many
+    tiles each holds, the numbers each was seen to pass on, and (face up only) their tiles."""
     rules = puzzle.rules_obj()
-    others = []
+    passed: dict[int, set[int]] = {}
+    for turn in hand.history:
+        if turn.move.is_pass:
+            passed.setdefault(turn.seat, set()).update({turn.left, turn.right} - {-1})
+    out = []
     for step in range(1, rules.seats):
         seat = (puzzle.seat + step) % rules.seats
-        tiles = ", ".join(name(t) for t in bits(hand.hands[seat]))
-        who = "partner" if rules.team_of(seat) == rules.team_of(puzzle.seat) else "rival"
-        others.append(i18n.text(f"trainer.position.{who}", lang, tiles=tiles))
+        same = rules.team_of(seat) == rules.team_of(puzzle.seat)
+        tiles = [name(t) for t in bits(hand.hands[seat])]
+        out.append(
+            {
+                "role": "partner" if same else "rival",
+                "count": len(tiles),
+                "passed": sorted(passed.get(seat, ())),
+                "tiles": tiles if puzzle.kind == "face_up" else None,
+            }
+        )
+    return out
+
+
+def _question(puzzle: Puzzle, hand: Hand, lang: str) -> str:
+    """The question, with every other hand in words in the order they play after the seat:
+    their tiles when the problema is face up; for a seat problem only what the seat knew (how
+    many tiles each holds, the numbers each passed on)."""
+    rules = puzzle.rules_obj()
+    others = []
+    for other in _others(puzzle, hand):
+        who = other["role"]
+        if other["tiles"] is not None:
+            tiles = ", ".join(other["tiles"])
+            others.append(i18n.text(f"trainer.position.{who}", lang, tiles=tiles))
+            continue
+        said = i18n.text(f"trainer.position.{who}_hidden", lang, count=other["count"])
+        if other["passed"]:
+            numbers = i18n.text("trainer.position.and", lang).join(map(str, other["passed"]))
+            said += i18n.text("trainer.position.passed", lang, numbers=numbers)
+        others.append(said)
     stock = len(hand.stock) - hand.stock_pos
     if stock:
         others.append(i18n.text("trainer.position.stock", lang, count=stock))
     mode = i18n.text(f"value.mode.{rules.mode.value}", lang)
-    return i18n.text("trainer.position.face_up", lang, mode=mode, others="; ".join(others))
+    return i18n.text(f"trainer.position.{puzzle.kind}", lang, mode=mode, others="; ".join(others))
 
 
 @cache
@@ -42,9 +74,12 @@ def _position(puzzle: str) -> dict[str, Any]:
     found = by_id(puzzle)
     hand = found.hand()
     return {
+        "kind": found.kind,
         "line": [list(pair) for pair in hand.line()],
         "ends": [hand.left, hand.right],
         "hand": [name(t) for t in bits(hand.hands[found.seat])],
+        "others": _others(found, hand),
+        "stock": len(hand.stock) - hand.stock_pos,
         "question": {lang: _question(found, hand, lang) for lang in i18n.LANGUAGES},
     }
 
@@ -88,7 +123,8 @@ class ShippedPuzzles:
             return Judged(verdict.correct, True, (), round(verdict.cost), verdict.best,
                           verdict.explain, params)  # fmt: skip
         made, done = _step(found, hand, line)
-        key = "problemas.explain.right_done" if done else verdict.explain
+        # a seat problem's last answer says how it was decided
+        key = "problemas.explain.right_done" if done and not verdict.done else verdict.explain
         return Judged(True, done, tuple(made[1:]), 0, verdict.best, key, params)
 
 
