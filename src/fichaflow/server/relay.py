@@ -21,6 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import urllib.request
+from collections.abc import Mapping
+from http.cookiejar import Cookie, DefaultCookiePolicy
 from typing import Any, Final
 
 import httpx
@@ -44,7 +47,12 @@ RELAYED: Final = "x-fichaflow-relayed"
 """The header on what one server passes on to another: never passed on again."""
 CONNECT_SECONDS: Final = 5.0
 """How long a relay waits for the holder to answer before the client hears ``elsewhere``."""
-PASSED_HEADERS: Final = ("content-type", "accept-language", "user-agent")
+CREDENTIALS: Final = ("cookie", "x-csrf-token")
+"""The request headers a signed-in player is known by (the session cookie and its CSRF token):
+passed on as the client sent them, and the holder signs the player in from them itself, against
+the shared database, exactly as it would the client's own request. No server ever tells another
+who a player is: nothing a client could forge is believed."""
+PASSED_HEADERS: Final = ("content-type", "accept-language", "user-agent", *CREDENTIALS)
 """The request headers passed on with an HTTP request (the rest are the hop's own)."""
 CLEAN_CLOSES: Final = {1000, 1001, 1008, 1009, 1011, 1012, 1013}
 """Close codes the holder sends on purpose: passed on to the client as they came."""
@@ -64,6 +72,8 @@ class Relay:
     def http(self) -> httpx.AsyncClient:
         if self._http is None:
             self._http = httpx.AsyncClient(timeout=CONNECT_SECONDS)
+            # It serves every client: it keeps no cookie (each request carries its own).
+            self._http.cookies.jar.set_policy(_NoCookies())
         return self._http
 
     async def keep_registered(self) -> None:
@@ -142,17 +152,28 @@ class Relay:
 
     # -- HTTP ------------------------------------------------------------------------------
 
-    async def join(self, code: str, request: p.Join) -> wire.Joined | None:
+    @staticmethod
+    def credentials(request: Request) -> dict[str, str]:
+        """The request's :data:`CREDENTIALS`, for a join made for it at another server."""
+        return {k: v for k, v in request.headers.items() if k in CREDENTIALS}
+
+    async def join(
+        self, code: str, request: p.Join, credentials: Mapping[str, str] | None = None
+    ) -> wire.Joined | None:
         """The join at mesa ``code`` made at its holder, as a link's join passed on would be
-        (for «Jugar ya»: the seat's token then works through any server); None when the holder
-        is unknown, does not answer, or refuses (the chair taken, the partida started)."""
+        (for «Jugar ya»: the seat's token then works through any server), with the asker's
+        ``credentials`` (:meth:`credentials`: a signed-in player sits down as their account);
+        None when the holder is unknown, does not answer, or refuses (the chair taken, the
+        partida started)."""
         url = await self.holder(code)
         if url is None:
             return None
         body = request.model_dump(mode="json")
+        headers = {k: v for k, v in (credentials or {}).items() if k in CREDENTIALS}
+        headers[RELAYED] = "1"
         try:
             answer = await self.http().post(
-                f"{url}/api/mesas/{code}/join", json=body, headers={RELAYED: "1"}
+                f"{url}/api/mesas/{code}/join", json=body, headers=headers
             )
         except (httpx.HTTPError, OSError) as exc:
             log.warning("mesa %s: its server at %s does not answer: %s", code, url, exc)
@@ -212,6 +233,13 @@ class Relay:
             return None
         kept = {k: v for k, v in answer.headers.items() if k in ("content-type", "retry-after")}
         return Response(answer.content, answer.status_code, kept)
+
+
+class _NoCookies(DefaultCookiePolicy):
+    """A cookie jar's policy that keeps none."""
+
+    def set_ok(self, cookie: Cookie, request: urllib.request.Request) -> bool:
+        return False
 
 
 def _ws_url(url: str) -> str:

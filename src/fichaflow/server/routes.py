@@ -186,8 +186,11 @@ def build_router(
         """«Jugar ya»: a chair at a waiting public mesa of the mode, or a new one."""
         body = await read_body(request, p.Quick, "quick")
         limits.check("join", request)
+        # (a chair at a mesa another server holds is taken there, signed in by these)
+        credentials = relay.credentials(request) if relay else {}
         return await seated_as_asker(
-            request, lambda account: service.quick(body, link_base(request), account)
+            request,
+            lambda account: service.quick(body, link_base(request), account, credentials),
         )
 
     @router.get("/api/lobby")

@@ -80,8 +80,10 @@ RETRY_MAX = 8.0
 PartidaPlayed = Callable[[dict[str, Any]], Awaitable[Sequence[Mapping[str, Any]] | None]]
 RatingsOf = Callable[[str], Awaitable[Mapping[str, int]]]
 PartidaEnded = Callable[[str, int], Coroutine[Any, Any, None]]
-JoinElsewhere = Callable[[str, p.Join], Awaitable[wire.Joined | None]]
-"""(mesa code, join) -> the join made at the server holding the mesa, None if refused."""
+JoinElsewhere = Callable[[str, p.Join, Mapping[str, str]], Awaitable[wire.Joined | None]]
+"""(mesa code, join, the asker's credentials) -> the join made at the server holding the mesa,
+None if refused. The credentials are the asker's own request's (``relay.credentials``): the
+holder signs a player in from them itself, as it would the player's own request."""
 """An account's shown rating per mode (the modes it has played rated), from the players' side."""
 """What the server tells the players' side (``app.py`` hands it in: the accounts keep the
 ratings and every signed-in player's partidas) when a partida ends at which somebody played
@@ -511,13 +513,18 @@ class TableService:
         return sum(self._rating(mesa.code, p, mode) for p in people) / len(people)
 
     async def quick(
-        self, request: p.Quick, base_url: str, account: tuple[str, str] | None = None
+        self,
+        request: p.Quick,
+        base_url: str,
+        account: tuple[str, str] | None = None,
+        credentials: Mapping[str, str] | None = None,
     ) -> wire.Joined:
         """«Jugar ya»: a free chair at the waiting public «Jugar ya» mesa of the mode nearest the
         player's rating (a guest's, or a signed-in player's with no rated partida at the mode:
         a new player's), within ``QUICK_WINDOW``, or else a new such mesa, its maker seated and
         host, whose empty chairs bots fill after ``wait_seconds``; ``account`` is the signed-in
-        player's (id, name)."""
+        player's (id, name), and ``credentials`` what a mesa another server holds signs them in
+        by there (:data:`JoinElsewhere`)."""
         name = player_name(request.name)
         mode = Mode(request.mode)
         await self.know_ratings(account and account[0])
@@ -554,7 +561,9 @@ class TableService:
                 free = next((s for s, c in enumerate(seats) if c["kind"] == "empty"), None)
                 if free is None or self.join_elsewhere is None:
                     continue
-                joined = await self.join_elsewhere(code, p.Join(name=name, seat=free))
+                joined = await self.join_elsewhere(
+                    code, p.Join(name=name, seat=free), credentials or {}
+                )
                 if joined is not None:
                     return joined
             options = p.MesaOptions(public=True, quick_seconds=request.wait_seconds)
