@@ -12,6 +12,7 @@ import pytest
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand, write_move
 from fichaflow.core.record import draw_until_playable
+from fichaflow.core.tiles import bits, name
 from fichaflow.problemas import Puzzle, load_set
 from fichaflow.trainer.shipped import ShippedPuzzles
 from tests.server.kit import ServerProcess
@@ -89,3 +90,18 @@ def test_fichaflow_serve_serves_the_shipped_problemas(server: ServerProcess) -> 
         assert wrong.status_code == 400 and "Traceback" not in wrong.text
         assert wrong.json()["error"]["message"]
         assert http.get("/problemas/").status_code == 200
+
+
+def test_a_seat_problems_position_shows_only_what_the_seat_knew() -> None:
+    puzzle = next(p for p in load_set() if p.kind == "seat" and p.rules_obj().seats == 4)
+    hand, position = puzzle.hand(), SET.position(puzzle.id)
+    assert position["kind"] == "seat"
+    others = [(puzzle.seat + k) % 4 for k in (1, 2, 3)]
+    assert [o["count"] for o in position["others"]] == [hand.hands[s].bit_count() for s in others]
+    assert [o["role"] for o in position["others"]] == ["rival", "partner", "rival"]
+    assert all(o["tiles"] is None for o in position["others"])
+    hidden = {name(t) for s in others for t in bits(hand.hands[s])}
+    assert not hidden & set(str(position).replace("'", " ").replace(",", " ").split())
+    assert "con lo que sabe el asiento" in position["question"]["es"]
+    face_up = SET.position(next(p for p in load_set() if p.kind == "face_up").id)
+    assert all(o["tiles"] for o in face_up["others"])

@@ -191,3 +191,73 @@ def test_a_signed_in_players_streak_and_rating_are_the_servers_on_another_device
     expect(page.locator("#history li")).to_contain_text(f"{puzzle.id}: resuelto")
     context.close()
 
+
+def _seat(how: str) -> Puzzle:
+    """A seat problem decided ``how``, in parejas, with a wrong move of another tile."""
+    return next(
+        p
+        for p in load_set()
+        if p.kind == "seat" and p.decided["how"] == how and p.rules_obj().seats == 4
+        and len({p.hand().parse(m).tile for m in p.values}) > 1
+    )  # fmt: skip
+
+
+def _shows_only_what_the_seat_knew(page: Any, puzzle: Puzzle) -> None:
+    """Only the seat's tiles face up; each other hand face down, as many backs as it holds."""
+    from playwright.sync_api import expect
+
+    hand = puzzle.hand()
+    others = [(puzzle.seat + k) % 4 for k in (1, 2, 3)]
+    rows = page.locator("#others .other")
+    expect(rows).to_have_count(3)
+    for row, seat in enumerate(others):
+        count = hand.hands[seat].bit_count()
+        expect(rows.nth(row)).to_have_attribute("data-count", str(count))
+        expect(rows.nth(row).locator("svg.tile-back")).to_have_count(count)
+        expect(rows.nth(row)).to_contain_text(f"{count} fichas")
+    expect(rows.nth(1)).to_contain_text("Tu compañero")
+    expect(page.locator("#others [role=img]")).to_have_count(0)  # no face-up tile of theirs
+    expect(page.locator("#hand button")).to_have_count(hand.hands[puzzle.seat].bit_count())
+    hidden = {name(t) for s in others for t in range(28) if hand.hands[s] >> t & 1}
+    assert not hidden & set(page.locator("#question").inner_text().replace(",", " ").split())
+
+
+def test_a_seat_problem_shows_only_what_the_seat_knew_and_says_why_right_and_wrong(
+    browser: Any, server: ServerProcess, shots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    puzzle = _seat("every_deal")
+    context, page, _ = _open(browser, server, puzzle_id=puzzle.id)
+    _shows_only_what_the_seat_knew(page, puzzle)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(shots / "problema-asiento.png"), full_page=True)
+    _tap(page, puzzle.hand(), puzzle.best)
+    expect(page.locator("#verdict h2")).to_have_text("¡Resuelto!")
+    expect(page.locator("#verdict .why")).to_contain_text(
+        f"es la mejor en todos los repartos posibles de las fichas que no ves "
+        f"(los {puzzle.decided['deals']}"
+    )
+    expect(page.locator("#verdict .why")).to_contain_text("sean cuales sean las fichas escondidas")
+    assert int(page.locator("#rating").inner_text()) > 1500
+    context.close()
+
+    puzzle = _seat("expected")
+    context, page, _ = _open(browser, server, puzzle_id=puzzle.id)
+    _shows_only_what_the_seat_knew(page, puzzle)
+    first = puzzle.hand().parse(puzzle.best).tile
+    wrong = next(m for m in puzzle.values if puzzle.hand().parse(m).tile != first)
+    _tap(page, puzzle.hand(), wrong)
+    expect(page.locator("#verdict h2")).to_have_text("No es esa")
+    cost = round(puzzle.values[puzzle.best] - puzzle.values[wrong])
+    expect(page.locator("#verdict .cost")).to_contain_text(f"pierde {cost} tantos")
+    why = page.locator("#verdict .why")
+    expect(why).to_contain_text("tantos en promedio")
+    expect(why).to_contain_text(f"es la mejor en promedio, por {round(puzzle.margin)} tantos")
+    expect(why).to_contain_text(f"{puzzle.decided['deals']} repartos posibles")
+    assert int(page.locator("#rating").inner_text()) < 1500
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(shots / "problema-asiento-mal.png"), full_page=True)
+    page.locator("#lang").click()
+    expect(why).to_contain_text("on average")
+    context.close()

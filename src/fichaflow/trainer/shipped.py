@@ -58,7 +58,10 @@ def _question(puzzle: Puzzle, hand: Hand, lang: str) -> str:
             continue
         said = i18n.text(f"trainer.position.{who}_hidden", lang, count=other["count"])
         if other["passed"]:
-            numbers = i18n.text("trainer.position.and", lang).join(map(str, other["passed"]))
+            said_numbers = [str(n) for n in other["passed"]]
+            numbers = ", ".join(said_numbers[:-1])
+            numbers += i18n.text("trainer.position.and", lang) if numbers else ""
+            numbers += said_numbers[-1]  # «1, 4 y 6»
             said += i18n.text("trainer.position.passed", lang, numbers=numbers)
         others.append(said)
     stock = len(hand.stock) - hand.stock_pos

@@ -1,11 +1,13 @@
 // Problemas (/problemas/): a position drawn like the table, the player taps a tile and an end;
-// the server judges each move (it never sends the answer before the attempt ends). A right
+// the server judges each move (it never sends the answer before the attempt ends). The other
+// hands are drawn face up for a face-up problema, face down with their counts for a seat one
+// (only what the seat knew: the numbers each passed on are said). A right
 // answer plays out the line with the rivals' replies; a wrong one says what it loses, in tantos,
 // and why. A guest's rating, streak and history stay in this browser (localStorage) and go with
 // each attempt; a signed-in player's are the server's, on every device they sign in on. The
 // streak counts the problemas solved in a row; in streak mode each one is asked harder.
 import { api, call, ServerError } from '/js/api.js';
-import { halves } from '/js/tiles.js';
+import { halves, tileBackSvg } from '/js/tiles.js';
 import { loadCatalogues, section } from '/js/i18n.js';
 import { tileSvg } from '../repaso/tiles.js';
 
@@ -20,7 +22,7 @@ const $ = (id) => document.getElementById(id);
 
 const state = {
   lang: new URLSearchParams(location.search).get('lang') === 'en' ? 'en' : 'es',
-  puzzle: null, line: [], ends: [0, 0], hand: [], moves: [], chosen: null, busy: false,
+  puzzle: null, line: [], ends: [0, 0], hand: [], others: [], moves: [], chosen: null, busy: false,
   streakMode: false, lastVerdict: null,
   themes: [], theme: '',
   account: null, server: null, // signed in: who, and their rating, streaks and history
@@ -130,6 +132,7 @@ function drawBoard() {
   $('line').replaceChildren(...state.line.map(([a, b]) => tileSvg(a, b, {
     upright: a === b, label: `${a}-${b}` })));
   $('ends').textContent = t('ends', { left: state.ends[0], right: state.ends[1] });
+  drawOthers();
   const over = state.lastVerdict?.done;
   $('hand').replaceChildren(...state.hand.map((tile) => {
     const [a, b] = halves(tile);
@@ -145,16 +148,52 @@ function drawBoard() {
   }));
   const choice = $('end-choice');
   choice.hidden = !state.chosen || Boolean(over);
-  $('theme').addEventListener('change', () => {
-  state.theme = $('theme').value;
-  keep(THEME_KEY, state.theme);
-  load('next');
-});
-for (const end of ['left', 'right']) {
+  for (const end of ['left', 'right']) {
     const button = $(end);
     button.textContent = t(`end_${end}`, { number: end === 'left' ? state.ends[0] : state.ends[1] });
     button.disabled = !state.chosen || !fits(state.chosen, end) || state.busy;
   }
+}
+
+/** The other seats, in the order they play after the player: face up, their tiles; face down
+ * (a seat problema), a back for each tile they hold, and the numbers they passed on. */
+function drawOthers() {
+  $('others').setAttribute('aria-label', t('others'));
+  $('others').replaceChildren(...state.others.map((other) => {
+    const row = document.createElement('div');
+    row.className = `other ${other.role}`;
+    row.dataset.role = other.role;
+    row.dataset.count = String(other.count);
+    const label = document.createElement('p');
+    let said = t(`other_${other.role}`, { count: other.count });
+    if (other.passed.length) said += ` · ${t('other_passed', { numbers: other.passed.join(', ') })}`;
+    label.textContent = said;
+    const tiles = document.createElement('div');
+    tiles.className = 'other-tiles';
+    if (other.tiles) {
+      tiles.append(...other.tiles.map((tile) => {
+        const [a, b] = halves(tile);
+        return tileSvg(a, b, { upright: true, label: tile });
+      }));
+    } else {
+      for (let k = 0; k < other.count; k += 1) tiles.append(tileBackSvg());
+    }
+    row.append(label, tiles);
+    return row;
+  }));
+}
+
+/** The others' replies, each by the next seat in turn: a tile played leaves its hand (when no
+ * montón is left, so nobody drew). */
+function replied(replies) {
+  if (state.puzzle.position.stock) return;
+  replies.forEach((reply, k) => {
+    const other = state.others[k % state.others.length];
+    if (!other || reply === 'pass') return;
+    const tile = reply.split(':')[0];
+    other.count -= 1;
+    if (other.tiles) other.tiles = other.tiles.filter((h) => h !== tile);
+  });
 }
 
 function choose(tile) {
@@ -214,6 +253,8 @@ function show(puzzle) {
   state.line = puzzle.position.line.map(([a, b]) => [a, b]);
   state.ends = [...puzzle.position.ends];
   state.hand = [...puzzle.position.hand];
+  state.others = (puzzle.position.others ?? []).map((o) => ({ ...o, tiles: o.tiles ? [...o.tiles] : null }));
+  document.body.dataset.kind = puzzle.position.kind ?? 'face_up';
   state.moves = [];
   state.chosen = null;
   state.lastVerdict = null;
@@ -233,7 +274,9 @@ async function load(path) {
     else if (mine && !state.account) query.set('rating', String(mine.shown)); // else the server's
     if (state.theme) query.set('theme', state.theme);
     const asked = query.size ? `?${query}` : '';
-    show(await call('GET', path === 'next' ? `/api/problemas/next${asked}` : '/api/problemas/daily'));
+    const url = { next: `/api/problemas/next${asked}`, daily: '/api/problemas/daily' }[path]
+      ?? `/api/problemas/${encodeURIComponent(path.slice(3))}`; // 'id:…': one problema
+    show(await call('GET', url));
   } catch (error) {
     showProblem(error);
   } finally {
@@ -268,6 +311,7 @@ async function play(end) {
         const replyEnd = named || (fits(replyTile, 'left') ? 'left' : 'right');
         place(replyTile, replyEnd);
       }
+      replied(verdict.replies);
     }
     if (verdict.done) finish(verdict);
     drawBoard();
@@ -321,5 +365,6 @@ try {
 const kept = stored(THEME_KEY, '');
 state.theme = state.themes.some(({ theme }) => theme === kept) ? kept : '';
 words();
-await load(new URLSearchParams(location.search).get('daily') ? 'daily' : 'next');
+const asked = new URLSearchParams(location.search);
+await load(asked.get('id') ? `id:${asked.get('id')}` : (asked.get('daily') ? 'daily' : 'next'));
 document.body.dataset.ready = 'true';
