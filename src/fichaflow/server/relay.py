@@ -154,8 +154,12 @@ class Relay:
 
     @staticmethod
     def credentials(request: Request) -> dict[str, str]:
-        """The request's :data:`CREDENTIALS`, for a join made for it at another server."""
-        return {k: v for k, v in request.headers.items() if k in CREDENTIALS}
+        """The request's :data:`CREDENTIALS` and its client's address, for a join made for it
+        at another server (which then counts the join against the asker's address, as for a
+        request :meth:`forward` passes on, not against this server's)."""
+        found = {k: v for k, v in request.headers.items() if k in CREDENTIALS}
+        found["x-forwarded-for"] = request.client.host if request.client else "-"
+        return found
 
     async def join(
         self, code: str, request: p.Join, credentials: Mapping[str, str] | None = None
@@ -169,7 +173,8 @@ class Relay:
         if url is None:
             return None
         body = request.model_dump(mode="json")
-        headers = {k: v for k, v in (credentials or {}).items() if k in CREDENTIALS}
+        passed = (*CREDENTIALS, "x-forwarded-for")
+        headers = {k: v for k, v in (credentials or {}).items() if k in passed}
         headers[RELAYED] = "1"
         try:
             answer = await self.http().post(
