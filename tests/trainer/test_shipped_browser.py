@@ -250,7 +250,9 @@ def test_a_seat_problem_shows_only_what_the_seat_knew_and_says_why_right_and_wro
     _tap(page, puzzle.hand(), wrong)
     expect(page.locator("#verdict h2")).to_have_text("No es esa")
     cost = round(puzzle.values[puzzle.best] - puzzle.values[wrong])
-    expect(page.locator("#verdict .cost")).to_contain_text(f"pierde {cost} tantos")
+    expect(page.locator("#verdict .cost")).to_have_text(
+        f"Esa jugada pierde {cost} tantos en promedio. La buena era {puzzle.best}."
+    )
     why = page.locator("#verdict .why")
     expect(why).to_contain_text("tantos en promedio")
     expect(why).to_contain_text(f"es la mejor en promedio, por {round(puzzle.margin)} tantos")

@@ -221,7 +221,8 @@ function drawVerdict() {
   if (v.done && !v.correct) {
     const p = document.createElement('p');
     p.className = 'cost';
-    p.textContent = t('loses', { cost: v.cost, best: v.best });
+    const seat = state.puzzle?.position.kind === 'seat'; // its values are means over the deals
+    p.textContent = t(seat ? 'loses_seat' : 'loses', { cost: v.cost, best: v.best });
     parts.push(p);
   }
   if (v.explanation) {
