@@ -26,6 +26,7 @@ from fichaflow import i18n
 from fichaflow.accounts import players
 from fichaflow.accounts import router as accounts
 from fichaflow.anotador import router as anotador
+from fichaflow.anotador.router import AnotadorService
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
 from fichaflow.http.jobs import JobQueue
@@ -64,6 +65,7 @@ PAGES_FIRST_ANSWERS: Final = {
         "torneo/index.html",
         "torneo/clasificacion.html",
         "torneo/ronda.html",
+        "torneo/confirmar.html",
     )
 }
 """What the other pages ask for before they draw: both catalogues, which they load before
@@ -111,6 +113,19 @@ async def torneo_mesa(
         "host": made["token"],
         "seats": seats,
     }
+
+
+async def torneo_sheet(notes: AnotadorService, setup: dict[str, Any]) -> dict[str, str]:
+    """A physical torneo table's anotador sheet, made by the anotador's own create."""
+    room = await notes.create(setup)
+    return {"code": room.code, "watch": room.watch}
+
+
+async def sheet_score(notes: AnotadorService, code: str) -> dict[str, Any]:
+    """A torneo table's sheet as stored now: its first partida's totals, whether it is over,
+    and how many lines it has."""
+    sheet = await notes.first_partida(code)
+    return {"totals": list(sheet.totals), "over": sheet.over, "lines": len(sheet.lines)}
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -217,11 +232,19 @@ def create_app(settings: Settings) -> FastAPI:
     service.partida_played = partial(storage.run, players.record_partida, storage.engine)
     service.ratings_of = partial(storage.run, players.shown_ratings, storage.engine)
     players.install(app, storage, service.record)  # its page is web/jugadores/
-    anotador.install(app, storage, limits)  # its page is web/anotador/
+    notes = anotador.install(app, storage, limits)  # its page is web/anotador/
     # A torneo's table played online is a game mesa with its players seated (the torneos never
     # import the game): made here by the game's create and join, its result told at its end.
+    # A physical table's sheet is an anotador mesa, its result read from the anotador.
     tables = torneos.install(
-        app, storage, limits, people.account_of, partial(torneo_mesa, service), service.record
+        app,
+        storage,
+        limits,
+        people.account_of,
+        partial(torneo_mesa, service),
+        service.record,
+        partial(torneo_sheet, notes),
+        partial(sheet_score, notes),
     )  # its pages are web/torneo/
     service.partida_ended = tables.partida_ended
     repaso.install(app, service.record, partial(pista_view, service), queue)  # web/repaso/

@@ -113,6 +113,14 @@ class AnotadorService:
             await self.room(watch=code)  # raises mesa_not_found again when it is neither
             raise FichaFlowError("anotador.read_only") from None
 
+    async def first_partida(self, code: str) -> PartidaSheet:
+        """The first partida of the mesa whose writing code is ``code``, as the database has it
+        now (not this process's copy: another server process may have written since)."""
+        stored = await self.storage.run(store.load, self.storage.engine, code, None)
+        if stored is None:
+            raise FichaFlowError("anotador.mesa_not_found", mesa=shown_code(code))
+        return replay(stored.mesa, stored.actions).partidas[0]
+
     async def create(self, data: object) -> Room:
         mesa = MesaSetup.load(data)
         code, watch = secrets.token_urlsafe(12), secrets.token_urlsafe(12)

@@ -27,7 +27,7 @@ from fastapi.responses import JSONResponse
 
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.names import NAME_MAX
+from fichaflow.core.names import LABEL_MAX, NAME_MAX
 from fichaflow.core.tiles import bits, name
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
@@ -58,6 +58,14 @@ STATUS: Final = {
     "torneo.same_name": 409,
     "torneo.mesa_exists": 409,
     "torneo.bad_key": 403,
+    "torneo.no_sheet": 404,
+    "torneo.bad_side_code": 403,
+    "torneo.sheet_unfinished": 409,
+    "torneo.sheet_changed": 409,
+    "torneo.already_confirmed": 409,
+    "torneo.sheet_exists": 409,
+    "torneo.sheet_duplicate": 409,
+    "torneo.no_anotador": 503,
     "torneo.no_game": 503,
     "torneo.busy": 503,
     "server.too_big_http": 413,
@@ -68,6 +76,17 @@ ONLINE_BY: Final = "mesa en línea {mesa}"
 """Who entered a result brought from an online mesa's record (the organizer's page's own
 words, ``torneo.web.online_by``, so that both kinds read alike in the history)."""
 HOST_NAME: Final = "Organizador"
+SIDE_CODE_LETTERS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""A side's confirmation code is read off paper and typed on a phone: capitals and digits,
+none that looks like another (no I, O, 0, 1)."""
+SIDE_CODE_LENGTH: Final = 6
+CONFIRM_KEYS: Final = ("code", "score")
+APPROVE_KEYS: Final = ("by", "note")
+BY_MAX: Final = 100
+SHEET_CONFIRMED_BY: Final = "planilla {sheet}: confirmada por los dos lados"
+SHEET_APPROVED_BY: Final = "planilla {sheet}: aprobada por {by}"
+"""Who entered a result from a table's anotador sheet (``sheet``: its read-only code, with
+which anyone can look at the sheet it came from)."""
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -80,6 +99,12 @@ MakeMesa = Callable[[dict[str, Any], list[str], str], Awaitable[dict[str, Any]]]
 with the game's own create and join, so the game knows nothing of torneos)."""
 RecordOf = Callable[[str, int], Awaitable[Any]]
 """(mesa code, partida number) -> that partida's record, from the game (``app.py``)."""
+MakeSheet = Callable[[dict[str, Any]], Awaitable[dict[str, str]]]
+"""(an anotador mesa's setup: name, rules, players, teams) -> the sheet made, ``{"code",
+"watch"}`` (``app.py`` makes it with the anotador's own create)."""
+SheetScore = Callable[[str], Awaitable[dict[str, Any]]]
+"""(a sheet's writing code) -> its first partida as stored now: ``{"totals": [a, b], "over":
+bool, "lines": int}`` (``app.py``, from the anotador)."""
 
 
 def entrant_key(code: str, entrant: int) -> str:
@@ -107,6 +132,49 @@ def seat_names(torneo: model.Torneo, table: model.Table) -> list[str]:
         entrant = torneo.entrant(side[0])
         names.append(entrant.players[half] if entrant.players else entrant.name)
     return [n[:NAME_MAX].strip() for n in names]
+
+
+def sheet_names(torneo: model.Torneo, table: model.Table) -> list[str]:
+    """The seats' names for an anotador sheet, which seats nobody twice: a name that repeats an
+    earlier seat's (a pair that gave no players' names, two players called the same) gets its
+    seat's number, «Ana y Beto (3)»."""
+    out: list[str] = []
+    for seat, given in enumerate(seat_names(torneo, table)):
+        shown = given
+        if any(given.casefold() == other.casefold() for other in out):
+            shown = f"{given[: NAME_MAX - 4].strip()} ({seat + 1})"
+        out.append(shown)
+    return out
+
+
+def sheet_setup(torneo: model.Torneo, round_number: int, table: model.Table) -> dict[str, Any]:
+    """The anotador mesa of a physical table: the torneo's rules, its players in their seats
+    (side a at 0 and 2, b at 1 and 3: the anotador's first pair and second), the pairs' names
+    for the sides, and a name that says which torneo table it is."""
+    label = f"Mesa {table.number} · Ronda {round_number} · {torneo.settings.name}"
+    setup: dict[str, Any] = {
+        "name": label[:LABEL_MAX].strip(),
+        "rules": torneo.settings.rules.dump(),
+        "players": sheet_names(torneo, table),
+    }
+    if torneo.settings.format is model.Format.PAIRS:
+        setup["teams"] = [torneo.entrant(table.a[0]).name, torneo.entrant(table.b[0]).name]
+    return setup
+
+
+def side_code() -> str:
+    return "".join(secrets.choice(SIDE_CODE_LETTERS) for _ in range(SIDE_CODE_LENGTH))
+
+
+def typed_code(text: object) -> str:
+    """A side's code as typed: spaces and dashes left out, any case."""
+    if not isinstance(text, str):
+        return ""
+    return "".join(c for c in text if c not in " -").upper()[: SIDE_CODE_LENGTH * 2]
+
+
+def score_text(score: tuple[int, int]) -> str:
+    return f"{score[0]}-{score[1]}"
 
 
 def seats_of(torneo: model.Torneo, table: model.Table, entrant: int) -> list[int]:
@@ -152,6 +220,7 @@ def view(
     organizer: bool,
     online: list[store.OnlineTable] | None = None,
     signup: store.Signup | None = None,
+    sheets: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """What the pages read: the record (the public copy for the public), the standings, the
     corrections, whether the next round can be paired, the tables played online (their mesas,
@@ -186,6 +255,7 @@ def view(
             }
             for m in online or []
         ],
+        "sheets": sheets or [],
     }
     if signup is not None:
         closed = not signup.open or not torneo.takes_entrants()
@@ -235,12 +305,195 @@ class TorneoService:
         self.storage = storage
         self.make_mesa: MakeMesa | None = None
         self.record_of: RecordOf | None = None
+        self.make_sheet: MakeSheet | None = None
+        self.sheet_score: SheetScore | None = None
 
-    async def show(self, stored: store.Stored, torneo: model.Torneo, organizer: bool) -> Any:
-        """The view of ``torneo`` with its online tables and its registration."""
+    async def show(
+        self,
+        stored: store.Stored,
+        torneo: model.Torneo,
+        organizer: bool,
+        live: tuple[int, int] | None = None,
+    ) -> Any:
+        """The view of ``torneo`` with its online tables, its tables kept in the anotador and
+        its registration. A sheet's score now is read from the anotador for the organizer's
+        view, and in the public one only for the table ``live`` (round, table): the page where
+        a side confirms; the players' pages, asked every few seconds, do not read every sheet."""
         online = await self.storage.run(store.mesas_of, self.storage.engine, stored.code)
         signup = await self.storage.run(store.signup, self.storage.engine, stored.code)
-        return view(stored, torneo, organizer, online, signup)
+        kept = await self.storage.run(store.sheets_of, self.storage.engine, stored.code)
+        sheets = [
+            await self.sheet_json(
+                torneo, sheet, organizer, organizer or (sheet.round, sheet.table) == live
+            )
+            for sheet in kept
+        ]
+        return view(stored, torneo, organizer, online, signup, sheets)
+
+    async def sheet_json(
+        self, torneo: model.Torneo, sheet: store.Sheet, organizer: bool, read: bool
+    ) -> dict[str, Any]:
+        """A table kept in the anotador as the pages show it: while its result is pending (and
+        ``read``), the sheet's score now, whether it is over (then it can be confirmed or
+        approved) and which sides confirmed that score; the organizer's also has the sheet's
+        writing code and each side's confirmation code."""
+        entered = (sheet.round, sheet.table) in torneo.results()
+        out: dict[str, Any] = {
+            "round": sheet.round,
+            "table": sheet.table,
+            "watch": sheet.watch,
+            "entered": entered,
+            "score": None,
+            "over": False,
+            "confirmed": {side: sheet.confirmed[side] is not None for side in "ab"},
+        }
+        if read and not entered and self.sheet_score is not None:
+            try:
+                now = await self.sheet_score(sheet.sheet)
+            except FichaFlowError:
+                now = None  # the sheet is gone: nothing to show but that it is pending
+            if now is not None:
+                score = (int(now["totals"][0]), int(now["totals"][1]))
+                out["score"] = list(score)
+                out["over"] = self.sheet_over(torneo, now)
+                out["confirmed"] = {s: sheet.confirmed[s] == score_text(score) for s in "ab"}
+        if organizer:
+            out["sheet"] = sheet.sheet
+            out["codes"] = dict(sheet.codes)
+        return out
+
+    @staticmethod
+    def sheet_over(torneo: model.Torneo, now: dict[str, Any]) -> bool:
+        """Whether a sheet's partida is finished as this torneo counts it: to the target, its
+        winner reached it; by time, the sheet has lines and the score is not tied (the
+        scorekeeper plays one more hand on a tie)."""
+        if torneo.settings.length is model.Length.TARGET:
+            return bool(now["over"])
+        a, b = now["totals"]
+        return int(now["lines"]) > 0 and a != b
+
+    async def final_score(self, torneo: model.Torneo, sheet: store.Sheet) -> tuple[int, int]:
+        """The sheet's final score, refused while its partida is not over."""
+        if self.sheet_score is None:
+            raise FichaFlowError("torneo.no_anotador")
+        now = await self.sheet_score(sheet.sheet)
+        a, b = int(now["totals"][0]), int(now["totals"][1])
+        if not self.sheet_over(torneo, now):
+            raise FichaFlowError("torneo.sheet_unfinished", table=sheet.table, a=a, b=b)
+        return a, b
+
+    async def bound_sheet(self, code: str, round_number: int, number: int) -> store.Sheet:
+        sheet = await self.storage.run(
+            store.sheet_of, self.storage.engine, code, round_number, number
+        )
+        if sheet is None:
+            raise FichaFlowError("torneo.no_sheet", round=round_number, table=number)
+        return sheet
+
+    async def physical_table(self, code: str, round_number: int, number: int) -> store.Sheet:
+        """An anotador sheet bound to a table of the torneo: the torneo's rules, the pairing's
+        players in their seats and the pairs' names; each side gets its own confirmation code.
+        Refused for a table that has a result, a sheet or an online mesa already, and in a
+        duplicate torneo (whose tables enter each deal's points, not a partida)."""
+        if self.make_sheet is None:
+            raise FichaFlowError("torneo.no_anotador")
+        stored, torneo = await self.organizer(code)
+        table = torneo.round(round_number).table(number)
+        if torneo.settings.duplicate:
+            raise FichaFlowError("torneo.sheet_duplicate")
+        if (round_number, number) in torneo.results():
+            raise FichaFlowError("torneo.already_entered", round=round_number, table=number)
+        made = await self.storage.run(store.mesas_of, self.storage.engine, stored.code)
+        if any((m.round, m.table) == (round_number, number) for m in made):
+            raise FichaFlowError("torneo.mesa_exists", round=round_number, table=number)
+        had = await self.storage.run(
+            store.sheet_of, self.storage.engine, stored.code, round_number, number
+        )
+        if had is not None:
+            raise FichaFlowError("torneo.sheet_exists", round=round_number, table=number)
+        given = await self.make_sheet(sheet_setup(torneo, round_number, table))
+        codes = {"a": side_code(), "b": side_code()}
+        while codes["b"] == codes["a"]:
+            codes["b"] = side_code()
+        sheet = store.Sheet(
+            given["code"], given["watch"], stored.code, round_number, number, codes,
+            {"a": None, "b": None},
+        )  # fmt: skip
+        try:
+            await self.storage.run(store.add_sheet, self.storage.engine, sheet)
+        except store.Conflict:  # made meanwhile by another request: that one stands
+            raise FichaFlowError("torneo.sheet_exists", round=round_number, table=number) from None
+        return sheet
+
+    async def confirm(
+        self, public: str, round_number: int, number: int, data: dict[str, Any]
+    ) -> tuple[store.Stored, model.Torneo, str]:
+        """One side of a physical table confirms its sheet's final score with its own code
+        (``{"code": …, "score": [a, b]}``, the score it read): when both sides have confirmed
+        the same score, it goes into the standings (a line of the log, by the sheet). Refused,
+        changing nothing: a code that is neither side's, a sheet not over, a score that is not
+        the sheet's now, a side confirming the same score twice, a table with a result."""
+        _only_known_keys(data, CONFIRM_KEYS, "confirmation")
+        if data.get("score") is None:
+            raise FichaFlowError("torneo.confirm_score")
+        seen = model.result_from({"score": data.get("score")}).score
+        assert seen is not None
+        stored, torneo = await self.read(public=public)
+        torneo.round(round_number).table(number)
+        sheet = await self.bound_sheet(stored.code, round_number, number)
+        typed = typed_code(data.get("code")).encode()
+        side = next((s for s in "ab" if hmac.compare_digest(typed, sheet.codes[s].encode())), None)
+        if side is None:
+            raise FichaFlowError("torneo.bad_side_code", table=number)
+        key = (round_number, number)
+        if key in torneo.results():
+            raise FichaFlowError("torneo.already_entered", round=round_number, table=number)
+        final = await self.final_score(torneo, sheet)
+        if seen != final:
+            raise FichaFlowError("torneo.sheet_changed", a=final[0], b=final[1])
+        text = score_text(final)
+        now = await self.storage.run(store.confirm, self.storage.engine, sheet.sheet, side, text)
+        if now is None:
+            raise FichaFlowError(
+                "torneo.already_confirmed", side=side.upper(), a=final[0], b=final[1]
+            )
+        if now.confirmed["a"] == now.confirmed["b"] == text:
+
+            def enter(torneo: model.Torneo) -> model.Entry | None:
+                if key in torneo.results():
+                    return None  # the other side's confirmation entered it meanwhile
+                by = SHEET_CONFIRMED_BY.format(sheet=sheet.watch)
+                return torneo.enter(*key, model.Result(score=final), by, _now(), "")
+
+            stored, torneo, _ = await self.act(stored.code, enter)
+        return stored, torneo, side
+
+    async def approve(
+        self, code: str, round_number: int, number: int, data: dict[str, Any]
+    ) -> tuple[store.Stored, model.Torneo]:
+        """The organizer enters a physical table's result from its finished sheet, without
+        waiting for the sides' confirmations (``{"by": …, "note": …}``)."""
+        _only_known_keys(data, APPROVE_KEYS, "approval")
+        by = data.get("by", DEFAULT_BY)
+        if not isinstance(by, str) or not by.strip() or len(by) > BY_MAX:
+            raise FichaFlowError("torneo.bad_text", what="by", limit=BY_MAX)
+        stored, torneo = await self.organizer(code)
+        torneo.round(round_number).table(number)
+        sheet = await self.bound_sheet(stored.code, round_number, number)
+        key = (round_number, number)
+        if key in torneo.results():
+            raise FichaFlowError("torneo.already_entered", round=round_number, table=number)
+        final = await self.final_score(torneo, sheet)
+
+        def enter(torneo: model.Torneo) -> model.Entry:
+            if key in torneo.results():
+                raise FichaFlowError("torneo.already_entered", round=round_number, table=number)
+            who = SHEET_APPROVED_BY.format(sheet=sheet.watch, by=by.strip())
+            note = data.get("note", "")
+            return torneo.enter(*key, model.Result(score=final), who, _now(), note)
+
+        stored, torneo, _ = await self.act(code, enter)
+        return stored, torneo
 
     async def online_table(
         self, code: str, round_number: int, number: int, base_url: str
@@ -257,6 +510,11 @@ class TorneoService:
         made = await self.storage.run(store.mesas_of, self.storage.engine, stored.code)
         if any((m.round, m.table) == (round_number, number) for m in made):
             raise FichaFlowError("torneo.mesa_exists", round=round_number, table=number)
+        kept = await self.storage.run(
+            store.sheet_of, self.storage.engine, stored.code, round_number, number
+        )
+        if kept is not None:
+            raise FichaFlowError("torneo.sheet_exists", round=round_number, table=number)
         rules = torneo.settings.rules.dump()
         mesa = await self.make_mesa(rules, seat_names(torneo, table), base_url)
         tokens = {"host": mesa["host"], "seats": mesa["seats"], "join_url": mesa["join_url"]}
@@ -578,7 +836,9 @@ def build_router(
         stored, torneo = await service.organizer(code)
         made = torneo.round(round_number)
         online = await service.storage.run(store.mesas_of, service.storage.engine, stored.code)
+        kept = await service.storage.run(store.sheets_of, service.storage.engine, stored.code)
         have = {(m.round, m.table) for m in online} | set(torneo.results())
+        have |= {(k.round, k.table) for k in kept}
         for table in made.tables:
             if (round_number, table.number) not in have:
                 await service.online_table(code, round_number, table.number, str(request.base_url))
@@ -604,6 +864,50 @@ def build_router(
 
         stored, torneo, _ = await service.act(code, enter)
         return await service.show(stored, torneo, True)
+
+    @router.post("/{code}/rounds/{round_number}/tables/{table}/sheet", status_code=201)
+    async def physical_table(code: str, round_number: int, table: int, request: Request) -> Any:
+        """The table kept at a physical table in the anotador: a sheet bound to it (the
+        torneo's rules, the pairing's players and the pairs' names) and each side's code to
+        confirm its result; the answer's ``sheets`` has them."""
+        limits.check("create", request)
+        await service.physical_table(code, round_number, table)
+        stored, torneo = await service.organizer(code)
+        return JSONResponse(await service.show(stored, torneo, True), status_code=201)
+
+    @router.post("/{code}/rounds/{round_number}/tables/{table}/sheet/approve")
+    async def approve_sheet(code: str, round_number: int, table: int, request: Request) -> Any:
+        """The organizer enters the result of a table's finished sheet without waiting for
+        both sides to confirm it."""
+        stored, torneo = await service.approve(code, round_number, table, await _body(request))
+        return await service.show(stored, torneo, True)
+
+    @router.get("/public/{public}/rounds/{round_number}/tables/{table}/sheet")
+    async def public_sheet(public: str, round_number: int, table: int) -> Any:
+        """The public view with that table's sheet as it stands now (its score, whether it is
+        over, which sides confirmed it): what the confirmation page reads; ``sheet`` is the
+        table's, or null when it has none."""
+        stored, torneo = await service.read(public=public)
+        torneo.round(round_number).table(table)
+        out = await service.show(stored, torneo, False, (round_number, table))
+        key = (round_number, table)
+        out["sheet"] = next((s for s in out["sheets"] if (s["round"], s["table"]) == key), None)
+        return out
+
+    @router.post("/public/{public}/rounds/{round_number}/tables/{table}/confirm")
+    async def confirm_sheet(public: str, round_number: int, table: int, request: Request) -> Any:
+        """One side confirms its table's sheet with its own code: ``{"code", "score"}``. The
+        answer is the public view, ``side`` (who confirmed) and ``sheet`` (the table's, with
+        ``entered`` once both sides did)."""
+        data = await _body(request)
+        limits.check("join", request)  # a code is short: guessing it takes many tries
+        stored, torneo, side = await service.confirm(public, round_number, table, data)
+        out = await service.show(stored, torneo, False, (round_number, table))
+        out["side"] = side
+        out["sheet"] = next(
+            s for s in out["sheets"] if (s["round"], s["table"]) == (round_number, table)
+        )
+        return out
 
     @router.get("/{code}/rounds/{round_number}/deals")
     async def deals(code: str, round_number: int) -> Any:
@@ -663,13 +967,17 @@ def install(
     account_of: AccountOf | None = None,
     make_mesa: MakeMesa | None = None,
     record_of: RecordOf | None = None,
+    make_sheet: MakeSheet | None = None,
+    sheet_score: SheetScore | None = None,
 ) -> TorneoService:
     """Add the torneos' endpoints to the server's app (before its static files); new torneos
     count against the server's ``limits``. The game's side is handed in: ``make_mesa`` for the
     tables played online, ``record_of`` for their partidas' records (the game tells
-    :meth:`TorneoService.partida_ended` when one ends); ``account_of``, the signed-in player."""
+    :meth:`TorneoService.partida_ended` when one ends); the anotador's, ``make_sheet`` and
+    ``sheet_score``, for the physical tables; ``account_of``, the signed-in player."""
     service = TorneoService(storage)
     service.make_mesa, service.record_of = make_mesa, record_of
+    service.make_sheet, service.sheet_score = make_sheet, sheet_score
     app.include_router(build_router(service, limits, account_of))
     app.state.torneos = service
     return service

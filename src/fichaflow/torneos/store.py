@@ -93,6 +93,26 @@ class MesaRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class SheetRow(Base):
+    """A physical table kept in the anotador: its sheet's writing code (``sheet``) and
+    read-only one (``watch``), each side's confirmation code, and what each side confirmed
+    (the sheet's final score, "100-62"; none until it does)."""
+
+    __tablename__ = "torneo_sheets"
+    __table_args__ = (UniqueConstraint("torneo", "round", "table", name="torneo_sheets_table"),)
+
+    sheet: Mapped[str] = mapped_column(String(CODE_LENGTH), primary_key=True)
+    watch: Mapped[str] = mapped_column(String(CODE_LENGTH))
+    torneo: Mapped[str] = mapped_column(ForeignKey("torneos.code"))
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    code_a: Mapped[str] = mapped_column(String(CODE_LENGTH))
+    code_b: Mapped[str] = mapped_column(String(CODE_LENGTH))
+    confirmed_a: Mapped[str | None] = mapped_column(String(CODE_LENGTH), nullable=True)
+    confirmed_b: Mapped[str | None] = mapped_column(String(CODE_LENGTH), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True, slots=True)
 class Signup:
     open: bool = True
@@ -107,6 +127,20 @@ class OnlineTable:
     table: int
     tokens: dict[str, Any]
     """``{"host": token, "seats": [a token per seat], "join_url": the mesa's link}``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A torneo table kept in the anotador (:class:`SheetRow`): ``codes`` and ``confirmed``
+    by side, ``{"a": …, "b": …}``."""
+
+    sheet: str
+    watch: str
+    torneo: str
+    round: int
+    table: int
+    codes: dict[str, str]
+    confirmed: dict[str, str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,3 +302,70 @@ def mesa(engine: Engine, code: str) -> OnlineTable | None:
     with engine.connect() as connection:
         row = connection.execute(select(MesaRow).where(MesaRow.mesa == code)).first()
         return None if row is None else _online(row)
+
+
+def add_sheet(engine: Engine, sheet: Sheet) -> None:
+    """A table's anotador sheet; :class:`Conflict` if the table has one already."""
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                insert(SheetRow).values(
+                    sheet=sheet.sheet,
+                    watch=sheet.watch,
+                    torneo=sheet.torneo,
+                    round=sheet.round,
+                    table=sheet.table,
+                    code_a=sheet.codes["a"],
+                    code_b=sheet.codes["b"],
+                    created_at=_now(),
+                )
+            )
+    except IntegrityError:
+        raise Conflict(sheet.torneo) from None
+
+
+def _sheet(row: Any) -> Sheet:
+    return Sheet(
+        row.sheet,
+        row.watch,
+        row.torneo,
+        row.round,
+        row.table,
+        {"a": row.code_a, "b": row.code_b},
+        {"a": row.confirmed_a, "b": row.confirmed_b},
+    )
+
+
+def sheets_of(engine: Engine, code: str) -> list[Sheet]:
+    """The torneo's tables kept in the anotador, by round and table."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(SheetRow).where(SheetRow.torneo == code).order_by(SheetRow.round, SheetRow.table)
+        )
+        return [_sheet(row) for row in rows]
+
+
+def sheet_of(engine: Engine, code: str, round_number: int, table: int) -> Sheet | None:
+    with engine.connect() as connection:
+        row = connection.execute(
+            select(SheetRow).where(
+                SheetRow.torneo == code, SheetRow.round == round_number, SheetRow.table == table
+            )
+        ).first()
+        return None if row is None else _sheet(row)
+
+
+def confirm(engine: Engine, sheet: str, side: str, score: str) -> Sheet | None:
+    """Side ``side`` confirms ``score``, in one statement that changes nothing if that side
+    had confirmed that score already (then None); else the sheet as it now stands."""
+    column = SheetRow.confirmed_a if side == "a" else SheetRow.confirmed_b
+    with engine.begin() as connection:
+        moved = connection.execute(
+            update(SheetRow)
+            .where(SheetRow.sheet == sheet, (column.is_(None)) | (column != score))
+            .values({column.key: score})
+        )
+        if moved.rowcount != 1:
+            return None
+        row = connection.execute(select(SheetRow).where(SheetRow.sheet == sheet)).first()
+        return _sheet(row)

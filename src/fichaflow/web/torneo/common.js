@@ -85,6 +85,13 @@ export function results(record) {
   return out;
 }
 
+/** The page where a side of a physical table confirms its sheet's result (with its code). */
+export function confirmPath(pub, round, table, code = "") {
+  const query = new URLSearchParams({ p: pub, ronda: String(round), mesa: String(table) });
+  if (code) query.set("c", code);
+  return `/torneo/confirmar.html?${query}`;
+}
+
 /** A result in a few words: 100-62, a forfeit, or each deal's points. */
 export function describe(record, table, result) {
   if (result.forfeit) {

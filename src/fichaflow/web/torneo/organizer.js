@@ -2,8 +2,8 @@
 // table's result and correct one (a line of the history). It holds the organizer's code
 // (?o=CODE); everything it shows is the server's answer to the last action.
 import {
-  api, describe, el, languageSwitch, lang, presetName, results, sideName, standingsTable, t,
-  tiebreakWords, translatePage,
+  api, confirmPath, describe, el, languageSwitch, lang, presetName, results, sideName,
+  standingsTable, t, tiebreakWords, translatePage,
 } from "./common.js";
 import { saveSeatTicket } from "../js/session.js";
 
@@ -126,11 +126,52 @@ function onlineTable(record, made, table) {
   return box;
 }
 
+// A table kept at a physical table: the server binds an anotador sheet to it (the torneo's
+// rules, the pairing's players, the pairs' names), and each side gets its own code to confirm
+// the sheet's result when the partida ends (printed on the round's page opened with the
+// organizer's code, or its link handed over). With both sides', the result goes into the
+// standings; until then it is pending, and the organizer may approve it from the sheet.
+function physicalTable(record, made, table) {
+  const kept = view.sheets.find((s) => s.round === made.number && s.table === table.table);
+  const box = el("div", { class: "physical", "data-testid": `sheet-${made.number}-${table.table}` },
+    el("h5", { text: t("sheet_title") }));
+  const path = `${code}/rounds/${made.number}/tables/${table.table}/sheet`;
+  if (!kept) {
+    const make = el("button", { type: "button", class: "quiet", text: t("sheet_make") });
+    make.addEventListener("click", () => act(`POST ${path}`));
+    box.append(make);
+    return box;
+  }
+  const names = { a: sideName(record, table.a), b: sideName(record, table.b) };
+  box.append(el("p", {}, el("a", { href: withLang(`/anotador/?mesa=${encodeURIComponent(kept.sheet)}`),
+    text: t("sheet_open"), target: "_blank", "data-testid": "sheet-open" })));
+  box.append(el("ul", { class: "plain codes" }, ...["a", "b"].map((side) => el("li", { "data-side": side },
+    el("span", { text: t("sheet_code", { side: side.toUpperCase(), name: names[side], code: kept.codes[side] }) }),
+    " · ", el("a", { href: withLang(confirmPath(view.public, made.number, table.table, kept.codes[side])),
+      text: t("sheet_link"), target: "_blank" })))));
+  const score = kept.score ? `${kept.score[0]}-${kept.score[1]}` : "";
+  const state = el("p", { class: "pending", "data-testid": "sheet-state" });
+  if (!kept.over) {
+    state.textContent = kept.score && (kept.score[0] || kept.score[1])
+      ? t("sheet_playing", { score }) : t("sheet_empty");
+    box.append(state, el("p", { class: "muted", text: t("sheet_hint") }));
+    return box;
+  }
+  const who = ["a", "b"].map((side) => t(kept.confirmed[side] ? "sheet_confirmed_by" : "sheet_waiting",
+    { name: names[side] }));
+  state.append(el("strong", { text: t("sheet_pending", { score }) }), ` · ${who.join(" · ")}`);
+  const approve = el("button", { type: "button", class: "quiet", text: t("sheet_approve") });
+  approve.addEventListener("click", () => act(`POST ${path}/approve`, {}));
+  box.append(state, approve);
+  return box;
+}
+
 function drawRound(record, made, logged) {
   const box = el("section", { class: "round", "data-round": String(made.number) },
     el("h3", { text: t("round_of", { round: made.number, rounds: record.settings.rounds }) }));
   const waiting = made.tables.filter((x) => !logged.has(`${made.number}:${x.table}`)
-    && !view.mesas.some((m) => m.round === made.number && m.table === x.table));
+    && !view.mesas.some((m) => m.round === made.number && m.table === x.table)
+    && !view.sheets.some((s) => s.round === made.number && s.table === x.table));
   if (waiting.length) {
     const all = el("button", { type: "button", class: "quiet", text: t("online_round", { round: made.number }) });
     all.addEventListener("click", () => act(`POST ${code}/rounds/${made.number}/mesas`));
@@ -153,7 +194,12 @@ function drawRound(record, made, logged) {
       });
       item.append(shown, fix);
     } else {
-      item.append(resultForm(record, made, table, false), onlineTable(record, made, table));
+      const kept = view.sheets.some((s) => s.round === made.number && s.table === table.table);
+      const online = view.mesas.some((m) => m.round === made.number && m.table === table.table);
+      item.append(resultForm(record, made, table, false));
+      // A table is played online or kept at a physical table, not both.
+      if (!kept) item.append(onlineTable(record, made, table));
+      if (!online) item.append(physicalTable(record, made, table));
     }
     box.append(item);
   }
@@ -282,14 +328,29 @@ $("signup-form").addEventListener("submit", (event) => {
   act(`POST ${code}/registration`, { open: $("signup-open").checked, limit: limit ? Number(limit) : null });
 });
 
-// While a table is played online, its result comes by itself: the page asks every few seconds.
+// While a table is played online, its result comes by itself, and a physical table's sheet is
+// being kept or confirmed: the page asks every few seconds. A sheet that moved is drawn again
+// in its place (the rest of the page, a result being typed, stays as it is).
 setInterval(async () => {
   if (!view || document.hidden) return;
   const logged = results(view.record);
-  if (!view.mesas.some((m) => !logged.has(`${m.round}:${m.table}`))) return;
+  const open = (x) => !logged.has(`${x.round}:${x.table}`);
+  if (!view.mesas.some(open) && !view.sheets.some(open)) return;
   try {
     const fresh = await api(encodeURIComponent(code));
-    if (fresh.version !== view.version) draw(fresh);
+    if (fresh.version !== view.version) {
+      draw(fresh);
+      return;
+    }
+    const before = view.sheets;
+    view = fresh;
+    for (const kept of fresh.sheets) {
+      const old = before.find((s) => s.round === kept.round && s.table === kept.table);
+      if (JSON.stringify(old) === JSON.stringify(kept)) continue;
+      const box = document.querySelector(`[data-testid=sheet-${kept.round}-${kept.table}]`);
+      const made = fresh.record.rounds[kept.round - 1];
+      box?.replaceWith(physicalTable(fresh.record, made, made.tables[kept.table - 1]));
+    }
   } catch {
     // offline for a moment: the next try will do
   }

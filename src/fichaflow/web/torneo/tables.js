@@ -2,8 +2,12 @@
 // result once entered, and on paper a card per table with room for the score and signatures.
 // With the organizer's code instead (?o=CODE), a duplicate round also gets its deal slips: one
 // per table, every seat's tiles for each deal and the seat that leads (the server's
-// /rounds/N/deals, the organizer's only while the round's seed is secret), each on its own page.
-import { api, describe, el, languageSwitch, lang, results, sideName, t, translatePage } from "./common.js";
+// /rounds/N/deals, the organizer's only while the round's seed is secret), each on its own page;
+// and a table kept in the anotador gets, on its card, one strip per side to cut and hand over:
+// that side's code and the address where it confirms the sheet's result.
+import {
+  api, confirmPath, describe, el, languageSwitch, lang, results, sideName, t, translatePage,
+} from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -51,6 +55,19 @@ function slip(record, made, table, dealt) {
     el("p", { class: "muted commitment", text: t("slip_commitment", { commitment: dealt.commitment }) }));
 }
 
+/** The organizer's strips for a table kept in the anotador: each side's code, to cut apart. */
+function confirmStrips(view, record, made, table) {
+  const kept = view.sheets.find((s) => s.round === made.number && s.table === table.table);
+  if (!kept?.codes) return null;
+  return el("div", { class: "strips" }, ...["a", "b"].map((side) => {
+    const address = new URL(confirmPath(view.public, made.number, table.table, kept.codes[side]), location.href);
+    return el("p", { class: "strip", "data-side": side },
+      el("strong", { text: t("sheet_code", { side: side.toUpperCase(),
+        name: sideName(record, table[side]), code: kept.codes[side] }) }),
+      el("br"), el("small", { text: address.href }));
+  }));
+}
+
 try {
   const view = await api(organizer ? encodeURIComponent(organizer) : `public/${encodeURIComponent(pub)}`);
   const { record } = view;
@@ -80,7 +97,8 @@ try {
           ? el("p", { class: "entered", text: describe(record, table, entered) })
           : el("p", { class: "blank" }, el("span", { class: "screen-only muted", text: t("pending") }),
             el("span", { class: "print-only", text: t("score_line") })),
-        el("p", { class: "print-only signatures", text: `${t("signature")}: ____________   ${t("signature")}: ____________` }));
+        el("p", { class: "print-only signatures", text: `${t("signature")}: ____________   ${t("signature")}: ____________` }),
+        entered ? null : confirmStrips(view, record, made, table));
     }));
     $("byes").textContent = made.byes.map((b) => t("bye", { name: record.entrants[b - 1].name })).join(" · ");
     if (record.settings.duplicate > 0 && made.tables.length) {
