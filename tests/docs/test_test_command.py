@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,3 +27,16 @@ def test_ci_runs_the_readme_test_command_with_the_slow_tests() -> None:
     assert len(readme) == 1 and len(ci) == 1, (readme, ci)
     assert _checks(ci[0]) == _checks(readme[0])
     assert "--slow" in _checks(readme[0]).split()
+
+
+def test_the_readme_says_which_python_the_package_needs() -> None:
+    """A player on an older Python fails at install: the README says, before the first command,
+    the version the package requires (pyproject's ``requires-python``)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    needed = project["project"]["requires-python"]
+    assert needed.startswith(">="), needed
+    version = needed.removeprefix(">=")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    before_commands = readme[: readme.index("```")]
+    assert f"Python {version} o más nuevo" in before_commands
+    assert f"Python {version} or newer" in before_commands
