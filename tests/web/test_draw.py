@@ -1,7 +1,7 @@
 """Robar del montón, mano a mano on a phone: when nothing fits, the page offers «Robar» and no
 Paso; each tap (or Enter) takes exactly one tile, which the player sees in their hand and hears
 named, while the montón shrinks by one. The server's record, replayed by the rules core, has this
-seat drawing exactly the tiles it tapped for."""
+seat drawing exactly the tiles it tapped for. Every draw is heard (the montón's own sound)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from fichaflow.core.tiles import name
 from tests.server.kit import ServerProcess
 from tests.web.driver import Player, create_mesa, next_hand, recorded_partida, start
+from tests.web.test_feel import LISTEN, heard
 
 pytestmark = pytest.mark.slow  # a whole game in the browser: minutes
 
@@ -24,6 +25,7 @@ def test_a_player_draws_from_the_monton_one_tap_at_a_time(
     web_server: ServerProcess, new_page: Callable[..., Any]
 ) -> None:
     page = new_page(360, 740)
+    page.add_init_script(LISTEN)
     code = create_mesa(page, web_server.url, "Ana", "mano_a_mano", 500, {1: "tirafichas"})
     start(page)
     me = Player(page)
@@ -54,8 +56,12 @@ def test_a_player_draws_from_the_monton_one_tap_at_a_time(
         history = partida.played[number - 1].hand.history
         drawn = [name(t.drawn) for t in history if t.seat == 0 and t.move.is_draw]
         assert drawn == seen_drawn, "the record's draws are the ones tapped for"
+        # Each of this seat's draws made the montón's sound (a rival's run of draws makes one).
+        draws = heard(page).count("draw")
+        assert len(seen_drawn) <= draws <= sum(1 for t in history if t.move.is_draw), draws
         if len(seen_drawn) >= 2:
             break
+        page.evaluate("() => { window.__heard = []; }")  # the next hand's sounds only
         next_hand(page)
     else:
         raise AssertionError(f"this seat never drew twice in one hand in {MAX_HANDS} hands")

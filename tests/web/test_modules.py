@@ -190,3 +190,44 @@ def test_the_table_calls_a_violin_and_a_hanged_cochina(page: Any) -> None:
         summary,
     )
     assert kinds == ["Dominó de Beto.", "Ahorcaron la cochina: se le quedó a Ana."]
+
+
+HEAR = """async (m, arg) => {
+  const moments = await import('/js/moments.js');
+  const made = [...moments.handEndMoments(arg.summary, arg.names),
+                ...moments.turnMoments(arg.turns, arg.names, 0)];
+  const names = m.soundsOf(made);
+  const heard = [];
+  const vibrated = [];
+  const real = navigator.vibrate;
+  navigator.vibrate = (pattern) => { vibrated.push(pattern); return true; };
+  const listen = (event) => heard.push(event.detail.name);
+  addEventListener('fichaflow:sound', listen);
+  try {
+    m.sound(names, 0.01);
+    await new Promise((done) => setTimeout(done, 50));
+  } finally {
+    removeEventListener('fichaflow:sound', listen);
+    navigator.vibrate = real;
+  }
+  return { names, heard, vibrated };
+}"""
+
+
+def test_a_capicua_and_a_draw_are_heard_and_the_capicua_felt(page: Any) -> None:
+    """The moments no quick browser hand can be made to show: a dominó that is a capicúa, and a
+    rival's draw from the montón (mano a mano), each with its own sound, the capicúa with its own
+    vibration besides the dominó's."""
+    found = run(
+        page,
+        "sound",
+        HEAR,
+        {
+            "summary": {"score": {"end": "domino", "seat": 0, "capicua": True}, "revealed": []},
+            "names": ["Ana", "Beto"],
+            "turns": [{"kind": "draw", "seat": 1}, {"kind": "draw", "seat": 1}],
+        },
+    )
+    assert found["names"] == ["domino", "capicua", "draw"]
+    assert found["heard"] == ["domino", "capicua", "draw"]
+    assert len(found["vibrated"]) == 2 and found["vibrated"][0] != found["vibrated"][1]
