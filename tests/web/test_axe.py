@@ -1,6 +1,7 @@
 """axe-core over every screen a person meets (#15): the home page, the waiting room, the table in
 the middle of a hand, each dialog (the hand's summary, the anotador, the mesa's panel, the rules),
-the anotador's page and the Repaso. Each test fails on any critical or serious violation (and on
+the anotador's page (its form, a hand's entry, the sheet, a line's dialog, its menu) and the
+Repaso (with a decision open). Each test fails on any critical or serious violation (and on
 the landmark and heading rules the issue listed), naming the rule and the nodes it found."""
 
 from __future__ import annotations
@@ -140,7 +141,25 @@ def test_anotador(server: ServerProcess, page: Any) -> None:
     page.get_by_role("button", name="Crear mesa").click()
     expect(page.locator("#sheet")).to_be_visible()
     page.get_by_role("button", name="Dominó").click()
-    assert_accessible(page, "the anotador's sheet", also=STRUCTURE)
+    assert_accessible(page, "the anotador's entry of a hand", also=STRUCTURE)
+    # A hand saved (a dominó by Ana; Beto held 5, Carla 0, Diego 3; Ana led): the sheet with a line.
+    page.get_by_test_id("who").get_by_role("button", name="Ana").click()
+    for key in "5→0→3":
+        page.locator(f"#entry .keypad button[data-key='{key}']").click()
+    leader = page.get_by_test_id("leader")
+    if leader.count():
+        leader.get_by_role("button", name="Ana").click()
+    page.locator("#entry-save").click()
+    expect(page.locator("#lines li[data-id]")).to_have_count(1)
+    expect(page.locator("#entry")).to_be_hidden()
+    assert_accessible(page, "the anotador's sheet with a hand", also=STRUCTURE)
+    page.locator("#lines li[data-id]").first.click()
+    expect(page.locator("#line-dialog")).to_be_visible()
+    assert_accessible(page, "the anotador's dialog of a line", also=STRUCTURE)
+    page.locator("#line-close").click()
+    page.get_by_role("button", name="Más").click()
+    expect(page.locator("#menu")).to_be_visible()
+    assert_accessible(page, "the anotador's menu", also=STRUCTURE)
 
 
 def test_repaso(server: ServerProcess, page: Any) -> None:
@@ -153,3 +172,6 @@ def test_repaso(server: ServerProcess, page: Any) -> None:
     expect(page.locator("#line svg.tile")).to_have_count(1)
     expect(page.locator("#decisions button").first).to_be_visible(timeout=60_000)
     assert_accessible(page, "the Repaso", also=STRUCTURE)
+    page.locator("#decisions button").first.click()
+    expect(page.locator("#decision table.ranking")).to_be_visible()
+    assert_accessible(page, "the Repaso with a decision open", also=STRUCTURE)

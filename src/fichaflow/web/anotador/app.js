@@ -678,21 +678,22 @@ function openMenu() {
   const watchLink = `${base}?ver=${encodeURIComponent(payload.watch)}`;
   const mineLink = `${base}?mesa=${encodeURIComponent(code)}`;
   const exportBase = `/api/anotador/export/${encodeURIComponent(code)}/${s.partida.number}`;
-  const queue = el("textarea", { rows: 3 }, s.queue.join("\n"));
+  // Each field is named by the heading above it (its label for a screen reader or voice control).
+  const queue = el("textarea", { rows: 3, "aria-labelledby": "menu-queue" }, s.queue.join("\n"));
   $("menu-body").replaceChildren(
-    el("h2", {}, t("share")),
-    el("input", { readonly: true, value: watchLink, "data-testid": "watch-link" }),
+    el("h2", { id: "menu-share" }, t("share")),
+    el("input", { readonly: true, value: watchLink, "data-testid": "watch-link", "aria-labelledby": "menu-share" }),
     el("button", { type: "button", class: "big", on: { click: async () => {
       try { await navigator.clipboard.writeText(watchLink); toast(t("copied")); } catch { /* shown above */ }
     } } }, t("copy")),
-    el("h2", {}, t("mine_link")),
-    el("input", { readonly: true, value: mineLink }),
+    el("h2", { id: "menu-mine" }, t("mine_link")),
+    el("input", { readonly: true, value: mineLink, "aria-labelledby": "menu-mine" }),
     el("h2", {}, t("export")),
     el("div", { class: "toggles" },
       el("a", { class: "big", href: `${exportBase}.csv?lang=${lang}` }, "CSV"),
       el("a", { class: "big", href: `${exportBase}.json?lang=${lang}` }, "JSON"),
       el("a", { class: "big", href: `${exportBase}.html?lang=${lang}`, target: "_blank" }, t("print"))),
-    el("h2", {}, t("queue_title")),
+    el("h2", { id: "menu-queue" }, t("queue_title")),
     queue,
     el("button", { type: "button", class: "big", on: { click: () => {
       $("menu").close();
