@@ -96,6 +96,36 @@ def test_install_manifest_valid_and_the_worker_stores_the_whole_anotador(
     assert "/api/" in worker and "respondWith" in worker
 
 
+@pytest.mark.slow  # a browser with a profile of its own; the manifest test above stays quick
+def test_install_chromium_finds_the_game_and_the_anotador_installable(
+    browser: Any, sqlite_server: ServerProcess, tmp_path: Path
+) -> None:
+    """Chromium's own verdict, the one behind its «Instalar» menu entry: no installability error
+    and no manifest error on the game's page and on the anotador's. (A browser with a profile on
+    disk: in a private context Chromium installs nothing and says only that.) The Repaso, which
+    has no manifest, shows that the check sees what is missing."""
+    from tests.browser import CHROMIUM_ARGS, chromium_path
+
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=chromium_path(), args=CHROMIUM_ARGS
+    )
+    try:
+        verdicts = {}
+        for path in ("/", "/anotador/", "/repaso/"):
+            page = context.new_page()
+            page.goto(f"{sqlite_server.url}{path}", wait_until="load")
+            devtools = context.new_cdp_session(page)
+            errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            manifest = devtools.send("Page.getAppManifest")
+            verdicts[path] = ([e["errorId"] for e in errors], manifest.get("errors", []))
+            page.close()
+    finally:
+        context.close()
+    assert verdicts["/"] == ([], []), verdicts["/"]
+    assert verdicts["/anotador/"] == ([], []), verdicts["/anotador/"]
+    assert verdicts["/repaso/"][0] == ["no-manifest"], verdicts["/repaso/"]
+
+
 def _controlled(page: Any) -> None:
     """Wait until the service worker controls the page (an event, not a poll)."""
     page.evaluate(
