@@ -63,6 +63,30 @@ def test_the_repaso_fits_a_phone_with_a_decision_open(
     page.context.close()
 
 
+def test_beside_the_board_on_a_wide_screen_the_ranking_reads_whole(
+    browser: Any, server: ServerProcess, code: str
+) -> None:
+    """On a laptop the analysis is a column beside the board, narrower than a phone's screen
+    once the page's margins are gone: the ranking takes the phone's compact form there too
+    instead of hiding its verdicts behind a sideways scroll."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(f"{server.url}/repaso/?mesa={code}&partida=1&mano=1&asiento=0&precision=fast")
+    expect(page.locator("#board")).to_be_visible()
+    page.locator("#decisions button").first.click()
+    expect(page.locator("#decision table.ranking")).to_be_visible()
+    board = page.locator("#board").bounding_box()
+    analysis = page.locator("#analysis").bounding_box()
+    assert board and analysis and analysis["x"] > board["x"] + board["width"]  # side by side
+    box = page.locator("#decision .table-box")
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), box.evaluate("b => b.scrollWidth")
+    assert page_width(page) <= 1280
+    context.close()
+
+
 def test_seats_are_counted_from_one_and_the_page_has_the_games_icon(
     browser: Any, server: ServerProcess, code: str
 ) -> None:
