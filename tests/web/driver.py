@@ -206,6 +206,15 @@ def start(page: Any) -> None:
     expect(page.locator(".table-screen")).to_be_visible()
 
 
+def settle_motion(page: Any) -> None:
+    """Wait until the tiles travelling or gliding to the line have landed (motion.js names its
+    animations ``ff-…``): where a person would drop a tile, or a picture show the table."""
+    page.evaluate(
+        "() => Promise.all(document.getAnimations()"
+        ".filter((a) => a.id.startsWith('ff-')).map((a) => a.finished))"
+    )
+
+
 def next_hand(page: Any) -> None:
     """Close a hand's summary by saying ready (or, at a partida's end, start another)."""
     again = page.locator("[data-key=new-partida]")

@@ -13,7 +13,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.kit import ServerProcess
-from tests.web.driver import Player, create_mesa, fits_both, next_hand, recorded_partida, start
+from tests.web.driver import (
+    Player,
+    create_mesa,
+    fits_both,
+    next_hand,
+    recorded_partida,
+    settle_motion,
+    start,
+)
 
 pytestmark = pytest.mark.slow  # whole hands in the browser
 
@@ -126,13 +134,6 @@ def test_tiles_travel_to_the_line_except_under_reduced_motion(
     assert still.evaluate("() => window.__moved") == []
     assert still.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
     assert page.js_errors == [] and still.js_errors == []
-
-
-def settle_motion(page: Any) -> None:
-    page.evaluate(
-        "() => Promise.all(document.getAnimations()"
-        ".filter((a) => a.id.startsWith('ff-')).map((a) => a.finished))"
-    )
 
 
 def _end_points(page: Any) -> dict[str, tuple[float, float]]:

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.server.kit import ServerProcess
-from tests.web.driver import Player, create_mesa, next_hand, start
+from tests.web.driver import Player, create_mesa, next_hand, settle_motion, start
 
 WIDTH, HEIGHT = 360, 740
 
@@ -88,6 +88,7 @@ def test_a_phone_shows_the_whole_line_and_hand_without_scrolling(
             longest_line = max(longest_line, found["line"])
             biggest_hand = max(biggest_hand, found["hand"])
             if found["line"] >= 6 and not shot:
+                settle_motion(page)  # the picture shows the tiles landed, not in flight
                 page.screenshot(path=str(shots / "web-telefono.png"))
                 shot = True
         if me.act() is None:
