@@ -4,7 +4,8 @@ and the pairs' names), the scorekeeper keeps it as usual, and its result goes in
 only when both sides confirm it with their own codes or when the organizer approves it; until
 then it shows as pending. A wrong code, a side confirming twice, a sheet not finished or a
 score that is not the sheet's are refused in Spanish and change nothing; a correction afterwards
-is a line of the audit like any other."""
+is a line of the audit like any other. By time, a sheet is over once it has hands and no tie;
+a side whose confirmed score the scorekeeper then changed confirms again."""
 
 from __future__ import annotations
 
@@ -237,3 +238,38 @@ def test_a_sheet_is_refused_where_it_cannot_be_kept(server: ServerProcess) -> No
     assert refused.status_code == 409 and error_code(refused) == "torneo.sheet_duplicate"
     assert organizer(server, duplicate["code"])["sheets"] == []
     assert organizer(server, code)["sheets"] == []
+
+
+def test_by_time_a_sheet_ends_untied_and_a_stale_confirmation_is_asked_again(
+    server: ServerProcess,
+) -> None:
+    made = create(server, {**SPEC, "length": "time", "minutes": 40})
+    code, public = made["code"], made["public"]
+    post(server, f"{code}/rounds")
+    sheet = bind(server, code, 1)
+    codes, kept = sheet["codes"], sheet["sheet"]
+    empty = confirm(server, public, 1, code=codes["a"], score=[0, 0])
+    assert empty.status_code == 409 and error_code(empty) == "torneo.sheet_unfinished"
+    # Time is up after one hand and an adjustment that leaves it tied: one more hand is due.
+    keep(server, kept, TRANQUE)
+    level = keep(server, kept, {"type": "adjust", "team": 1, "points": 21, "reason": "multa"})
+    tied = level["state"]["partida"]["totals"]
+    assert tied[0] == tied[1] < 100
+    refused = confirm(server, public, 1, code=codes["a"], score=tied)
+    assert refused.status_code == 409 and error_code(refused) == "torneo.sheet_unfinished"
+    ahead = keep(server, kept, TRANQUE)["state"]["partida"]["totals"]
+    assert ahead[0] > ahead[1] and ahead[0] < 100  # short of the target: by time it is over
+    assert confirm(server, public, 1, code=codes["a"], score=ahead).status_code == 200
+    # The scorekeeper changes the sheet after side a confirmed: a's word was for other points.
+    fixed = keep(server, kept, {"type": "adjust", "team": 1, "points": 5, "reason": "recuento"})
+    now = fixed["state"]["partida"]["totals"]
+    stale = confirm(server, public, 1, code=codes["b"], score=ahead)
+    assert stale.status_code == 409 and error_code(stale) == "torneo.sheet_changed"
+    second = confirm(server, public, 1, code=codes["b"], score=now)
+    assert second.status_code == 200, second.text
+    assert second.json()["sheet"]["confirmed"] == {"a": False, "b": True}
+    assert organizer(server, code)["record"]["log"] == []  # still pending
+    again = confirm(server, public, 1, code=codes["a"], score=now)
+    assert again.status_code == 200 and again.json()["sheet"]["entered"] is True
+    [line] = organizer(server, code)["record"]["log"]
+    assert line["score"] == now
