@@ -1,8 +1,9 @@
-"""axe-core over every screen a person meets (#15): the home page, the waiting room, the table in
-the middle of a hand, each dialog (the hand's summary, the anotador, the mesa's panel, the rules),
-the anotador's page (its form, a hand's entry, the sheet, a line's dialog, its menu) and the
-Repaso (with a decision open). Each test fails on any critical or serious violation (and on
-the landmark and heading rules the issue listed), naming the rule and the nodes it found."""
+"""axe-core over every screen a person meets (#15): the home page, «Jugar ya» waiting, a mesa's
+link opened by someone new, the waiting room, the table in the middle of a hand, each dialog (the
+hand's summary, the anotador, the mesa's panel, the rules), the table as a mirón sees it, the
+anotador's page (its form, a hand's entry, the sheet, a line's dialog, its menu) and the Repaso
+(with a decision open). Each test fails on any critical or serious violation (and on the landmark
+and heading rules the issue listed), naming the rule and the nodes it found."""
 
 from __future__ import annotations
 
@@ -84,6 +85,33 @@ def test_waiting_room(server: ServerProcess, page: Any) -> None:
     create_mesa(page, server.url, "Ana", "venezuela", 100, {1: "tirafichas"})
     expect(page.locator(".chair.bot")).to_have_count(1)
     assert_accessible(page, "the waiting room", also=STRUCTURE)
+
+
+def test_join_page_and_a_mirons_table(server: ServerProcess, page: Any, browser: Any) -> None:
+    """A link to a mesa opened by someone new: the page that asks their name or offers to watch,
+    then the table as a mirón sees it, in the middle of a hand."""
+    host_context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="es-ES")
+    host_context.set_default_timeout(20_000)
+    host = host_context.new_page()
+    code = create_mesa(host, server.url, "Ana", "mano_a_mano", 60, {1: "tirafichas"})
+    start(host)
+    page.goto(f"{server.url}/m/{code}")
+    expect(page.get_by_role("button", name="Solo mirar")).to_be_visible()
+    assert_accessible(page, "the page of a mesa's link", also=STRUCTURE)
+    page.get_by_role("button", name="Solo mirar").click()
+    expect(page.locator(".table-screen")).to_be_visible()
+    assert_accessible(page, "the table as a mirón sees it", also=STRUCTURE)
+    host_context.close()
+
+
+def test_jugar_ya_waiting(server: ServerProcess, page: Any) -> None:
+    page.goto(f"{server.url}/")
+    page.get_by_label("Cómo te llaman").fill("Rosa")
+    page.get_by_label("Modalidad").select_option("mano_a_mano")
+    page.get_by_label("Esperar a otros jugadores").select_option("40")
+    page.get_by_role("button", name="Jugar ya").click()
+    expect(page.locator(".quick-wait")).to_contain_text("40 s")
+    assert_accessible(page, "«Jugar ya» waiting for other players", also=STRUCTURE)
 
 
 def test_rules_dialog(server: ServerProcess, page: Any) -> None:
