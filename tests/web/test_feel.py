@@ -111,6 +111,16 @@ def test_the_table_sounds_its_moments_and_the_switch_silences_it(
     assert page.js_errors == []
 
 
+ANIMATED = """() => [...document.querySelectorAll('*')]
+  .map((el) => getComputedStyle(el).animationName)
+  .filter((name) => name !== 'none' && name !== 'pregon-still')"""
+
+
+def animated(page: Any) -> list[str]:
+    """The CSS animations the page's elements carry now (a big call's still showing aside)."""
+    return list(page.evaluate(ANIMATED))
+
+
 def test_tiles_travel_to_the_line_except_under_reduced_motion(
     web_server: ServerProcess, new_page: Callable[..., Any]
 ) -> None:
@@ -133,6 +143,10 @@ def test_tiles_travel_to_the_line_except_under_reduced_motion(
     assert still.locator(".line-tile").count() == page.locator(".line-tile").count()
     assert still.evaluate("() => window.__moved") == []
     assert still.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    # Nor does anything on the page pulse or glow in a loop: the stylesheet's animations are off
+    # too (the big calls of the table still show, without moving). The other page has them.
+    assert animated(page), "the check sees the animations of a page that allows them"
+    assert animated(still) == []
     assert page.js_errors == [] and still.js_errors == []
 
 
