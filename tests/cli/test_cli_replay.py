@@ -236,7 +236,7 @@ BAD_RECORDS = {
     ),
     "a target out of range": (
         tranque_record(rules={"preset": "venezuela", "target": 501}),
-        "Error: La opción target debe ser un número entero de 10 a 500",
+        "Error: La meta (la opción target) debe ser un número entero de 10 a 500",
     ),
     "a wrong leader": (
         tranque_record(hands=[{**tranque_record()["hands"][0], "leader": 2}]),

@@ -96,8 +96,8 @@ def test_tres_and_bonuses_to_seats() -> None:
     [
         (("--set", "tranque_bono=25"), "Error: No existe la opción «tranque_bono»"),
         (("--set", "tranque_bonus=-5"), "Error: La opción tranque_bonus debe ser un número entero"),
-        (("--set", "target=9"), "Error: La opción target debe ser un número entero de 10 a 500"),
-        (("--set", "target=abc"), "Error: La opción target debe ser un número entero de 10 a 500"),
+        (("--set", "target=9"), "Error: La meta (la opción target) debe ser un número"),
+        (("--set", "target=abc"), "Error: La meta (la opción target) debe ser un número"),
         (("--set", "tranque_rule"), "Error: --set espera opción=valor"),
         (("--rules", "venezolana"), "Error: No existe el reglamento «venezolana»"),
     ],

@@ -56,6 +56,11 @@ def test_bad_requests_get_a_code_and_a_spanish_text(server: ServerProcess) -> No
                 response = await http.post(path, json=body)
                 assert response.status_code == 400, (body, response.text)
                 assert is_spanish_error(response.json()["error"], code), response.json()
+            # A rule's error names the field as the lobby and the anotador show it (#15).
+            meta = await http.post(
+                "/api/mesas", json={"rules": {"preset": "venezuela", "target": 5}}
+            )
+            assert meta.json()["error"]["message"].startswith("La meta"), meta.text
             broken = await http.post("/api/mesas", content=b"{not json")
             assert is_spanish_error(broken.json()["error"], "server.bad_json")
             huge = await http.post("/api/mesas", content=b" " * 5000)

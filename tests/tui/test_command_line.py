@@ -113,7 +113,7 @@ def test_ctrl_c_leaves_cleanly():
         (["play", "--rules", "tres", "--seat", "3"], "Error: --seat debe ser un asiento de 0 a 2"),
         (["play", "--bot", "nadie"], "Error: No existe el bot «nadie»; los bots son: "),
         (["play", "--rules", "cuba"], "Error: No existe el reglamento «cuba»"),
-        (["play", "--set", "target=5"], "Error: La opción target debe ser un número entero"),
+        (["play", "--set", "target=5"], "Error: La meta (la opción target) debe ser"),
         (["--lang", "en", "play", "--seat", "9"], "Error: --seat must be a seat from 0 to 3"),
     ],
 )
