@@ -12,14 +12,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 
-from tests.server.kit import free_port
+from tests.server.kit import POSTGRES_ENV, ServerProcess, free_port, postgres_database
 
 REDIS_SERVER = shutil.which("redis-server")
 needs_redis = pytest.mark.skipif(
@@ -168,3 +168,28 @@ class WorkerProcess:
 
     def __exit__(self, *_exc: Any) -> None:
         self.stop()
+
+
+@contextlib.contextmanager
+def two_nodes(prefix: str) -> Iterator[list[ServerProcess]]:
+    """Two servers of one cluster (no bot pool: bots would need a worker) on a PostgreSQL
+    database of their own (named from ``prefix``) and a Redis of the test's own; skips, saying
+    why, when ``FICHAFLOW_TEST_POSTGRES_URL`` is not set."""
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        pytest.skip(f"{POSTGRES_ENV} is not set: a cluster's nodes share a PostgreSQL database")
+    with postgres_database(base, prefix) as database, RedisServer() as redis:
+        servers = [
+            ServerProcess(
+                database,
+                options=["--bot-workers", "0", "--redis", redis.url, "--node", f"node{n}"],
+            )
+            for n in (1, 2)
+        ]
+        try:
+            servers[0].start(timeout=90)  # (it migrates the fresh database; then the other)
+            servers[1].start(timeout=90)
+            yield servers
+        finally:
+            for server in servers:
+                server.stop()

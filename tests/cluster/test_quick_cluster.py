@@ -8,7 +8,6 @@ account: the holder signs them in itself from their session, and a forged one se
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,13 +15,11 @@ import httpx
 import pytest
 
 from tests.accounts.kit import Player, fresh_name
-from tests.cluster.kit import RedisServer, needs_redis
+from tests.cluster.kit import needs_redis, two_nodes
 from tests.server.kit import (
-    POSTGRES_ENV,
     Client,
     ServerProcess,
     create_mesa,
-    postgres_database,
 )
 from tests.server.test_lobby import Watcher, quick
 
@@ -31,24 +28,8 @@ pytestmark = [needs_redis, pytest.mark.slow]  # two servers' starts: the full ru
 
 @pytest.fixture(scope="module")
 def nodes() -> Iterator[list[ServerProcess]]:
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        pytest.skip(f"{POSTGRES_ENV} is not set: a cluster's nodes share a PostgreSQL database")
-    with postgres_database(base, "fichaflow_quick") as database, RedisServer() as redis:
-        servers = [
-            ServerProcess(
-                database,
-                options=["--bot-workers", "0", "--redis", redis.url, "--node", f"node{n}"],
-            )
-            for n in (1, 2)
-        ]
-        try:
-            servers[0].start(timeout=90)  # (it migrates the fresh database; then the other)
-            servers[1].start(timeout=90)
-            yield servers
-        finally:
-            for server in servers:
-                server.stop()
+    with two_nodes("fichaflow_quick") as servers:
+        yield servers
 
 
 def test_two_players_on_two_servers_meet_at_one_mesa(nodes: list[ServerProcess]) -> None:

@@ -8,20 +8,17 @@ the blocker, and talk refused through the relaying server is heard by nobody."""
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Iterator
 
 import pytest
 
-from tests.cluster.kit import RedisServer, needs_redis
+from tests.cluster.kit import needs_redis, two_nodes
 from tests.server.kit import (
-    POSTGRES_ENV,
     Client,
     ServerProcess,
     create_mesa,
     is_spanish_error,
     join,
-    postgres_database,
 )
 from tests.server.test_talk import chats, said
 
@@ -30,24 +27,8 @@ pytestmark = [needs_redis, pytest.mark.slow]  # two servers' starts: the full ru
 
 @pytest.fixture(scope="module")
 def nodes() -> Iterator[list[ServerProcess]]:
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        pytest.skip(f"{POSTGRES_ENV} is not set: a cluster's nodes share a PostgreSQL database")
-    with postgres_database(base, "fichaflow_talk") as database, RedisServer() as redis:
-        servers = [
-            ServerProcess(
-                database,
-                options=["--bot-workers", "0", "--redis", redis.url, "--node", f"node{n}"],
-            )
-            for n in (1, 2)
-        ]
-        try:
-            servers[0].start(timeout=90)  # (it migrates the fresh database; then the other)
-            servers[1].start(timeout=90)
-            yield servers
-        finally:
-            for server in servers:
-                server.stop()
+    with two_nodes("fichaflow_talk") as servers:
+        yield servers
 
 
 def test_what_each_person_hears_does_not_depend_on_the_server(nodes: list[ServerProcess]) -> None:
