@@ -40,3 +40,15 @@ def test_the_readme_says_which_python_the_package_needs() -> None:
     before_commands = readme[: readme.index("```")]
     assert f"Python {version} o más nuevo" in before_commands
     assert f"Python {version} or newer" in before_commands
+
+
+def test_the_readme_names_every_page_the_server_serves() -> None:
+    """Each of the web client's pages (a folder with its own index.html: the anotador, the
+    account, the players, the problemas, the Repaso, the torneos) is named in the README's
+    feature list by its address, so a reader knows where to find it."""
+    web = ROOT / "src" / "fichaflow" / "web"
+    pages = sorted(p.parent.name for p in web.glob("*/index.html"))
+    assert len(pages) >= 6, pages
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    features = readme[readme.index("## Qué hay") : readme.index("## Desarrollo")]
+    assert [p for p in pages if f"`/{p}/`" not in features] == []
