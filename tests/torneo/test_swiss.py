@@ -13,7 +13,7 @@ from fichaflow.torneo import model
 from fichaflow.torneo.check import check
 from fichaflow.torneo.pairing import meetings, swiss
 from fichaflow.torneo.standings import standings
-from tests.torneo.kit import make, play_round
+from tests.torneo.kit import AT, doc_table, make, play_round
 
 
 def test_a_16_pair_swiss_of_5_rounds_never_repeats_rivals() -> None:
@@ -27,6 +27,39 @@ def test_a_16_pair_swiss_of_5_rounds_never_repeats_rivals() -> None:
     assert max(meetings(torneo.rounds).values()) == 1
     report = check(model.loads(model.dumps(torneo)))
     assert report.rounds == 5 and report.results == 40
+
+
+def test_the_worked_swiss_of_the_docs_pairs_and_ranks_as_worked_by_hand() -> None:
+    """docs/torneos.md works a 6-pair Swiss of 3 rounds by hand (a rematch avoided in round 2,
+    a dead end backed out of in round 3): each round's tables, sides included, are the ones the
+    system makes from the standings of its moment, and the final standings are the docs' table."""
+    rounds = doc_table("suizo-rondas")
+    names = ["Alba y Blas", "Celia y Darío", "Eva y Félix", "Gloria y Héctor"]
+    names += ["Irene y Julio", "Karla y Luis"]
+    spec = {"name": "Suizo", "rules": "venezuela", "rounds": 3, "pairing": "swiss"}
+    torneo = model.create(spec | {"entrants": names})
+    for number in (1, 2, 3):
+        made = torneo.next_round()
+        worked = [row for row in rounds if row[0] == str(number)]
+        got = []
+        for table, row in zip(made.tables, worked, strict=True):
+            a, b = torneo.entrant(table.a[0]).name, torneo.entrant(table.b[0]).name
+            got.append([str(number), str(table.number), a, row[3], b])
+            score = tuple(int(v) for v in row[3].split("-"))
+            torneo.enter(number, table.number, model.Result(score=score), "test", AT)
+        assert got == worked
+    assert max(meetings(torneo.rounds).values()) == 1
+    ranked = [
+        [
+            str(s.position),
+            torneo.entrant(s.line.entrant).name,
+            *(str(v) for v in (s.line.played, s.line.won, s.line.lost)),
+            *(str(v) for v in (s.line.points_for, s.line.points_against)),
+            f"{s.line.diff:+d}",
+        ]
+        for s in standings(torneo)
+    ]
+    assert ranked == doc_table("suizo")
 
 
 def test_each_round_pairs_by_the_standings_of_its_moment() -> None:
