@@ -37,7 +37,7 @@ from fichaflow.server import routes as game
 from fichaflow.server import talk
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
 from fichaflow.server.lobby import LobbyBus
-from fichaflow.server.people import forget_people, person_of
+from fichaflow.server.people import DELETED_NAME, forget_people, person_of
 from fichaflow.server.pista import pista_view
 from fichaflow.server.protocol import QUICK_MAX_SECONDS, CreateMesa, Join, MesaOptions
 from fichaflow.server.relay import Relay
@@ -46,6 +46,7 @@ from fichaflow.server.settings import Settings
 from fichaflow.server.storage import Storage
 from fichaflow.storage import migrate
 from fichaflow.torneos import router as torneos
+from fichaflow.torneos import store as torneos_store
 from fichaflow.trainer import router as trainer
 from fichaflow.trainer import store as trainer_store
 from fichaflow.trainer.shipped import ShippedPuzzles
@@ -220,8 +221,12 @@ def create_app(settings: Settings) -> FastAPI:
         partial(forget_people, service),
         service.set_account,
         # Each service's rows of an account: in its export, and gone with it when deleted.
-        forget_rows=(trainer_store.forget, talk.forget),
-        export_rows=(trainer_store.exported, talk.exported),
+        forget_rows=(
+            trainer_store.forget,
+            talk.forget,
+            partial(torneos_store.forget, deleted=DELETED_NAME),
+        ),
+        export_rows=(trainer_store.exported, talk.exported, torneos_store.exported),
     )
     # The game knows who plays signed in, and tells the players' side of each partida's end.
     app.include_router(

@@ -106,6 +106,69 @@ def test_a_signed_in_player_registers_with_their_account_once(server: ServerProc
     player.close()
 
 
+def test_a_deleted_account_leaves_its_name_in_no_torneo(server: ServerProcess) -> None:
+    """A signed-in player registered with their partner by the link: their account's export
+    lists the registration; once the account is deleted, the pair keeps its place, and its
+    results, but the account's name is «jugador borrado» in every view of the torneo, the
+    record and the standings, and a new account of that name is no registration of it."""
+    spec = {"name": "Parejas del club", "rules": {"preset": "venezuela", "target": 10}, "rounds": 3}
+    made = create(server, {**spec, "entrants": ["A y B", "C y D", "E y F"]})
+    code, public = made["code"], made["public"]
+    player = Player(server)
+    name = fresh_name("Ana")
+    player.sign_up(name)
+    headers = {"X-CSRF-Token": player.csrf or ""}
+    path = f"/api/torneos/public/{public}/entrants"
+    joined = player.http.post(path, json={"partner": "Óscar"}, headers=headers)
+    assert joined.status_code == 201, joined.text
+    assert joined.json()["entrant"]["players"] == [name, "Óscar"]
+    exported = player.took(player.get("/export"))
+    assert exported["torneos"] == [
+        {
+            "torneo": public,
+            "name": "Parejas del club",
+            "entrant": {"id": 4, "name": f"{name} y Óscar", "players": [name, "Óscar"]},
+        }
+    ]
+    paired = post(server, f"{code}/rounds")
+    assert paired.status_code == 201, paired.text
+    # Their table is played online: its partida's record, in the torneo's log, names them.
+    [table] = [t for t in paired.json()["round"]["tables"] if 4 in (*t["a"], *t["b"])]
+    online = post(server, f"{code}/rounds/1/tables/{table['table']}/mesa")
+    assert online.status_code == 201, online.text
+    pages = httpx.get(f"{server.url}/api/torneos/{code}", timeout=30).json()["players"]
+    seats = [
+        s for e in (*table["a"], *table["b"]) for s in own_page(server, pages[str(e)])["seats"]
+    ]
+    asyncio.run(play_seats(server, seats))
+
+    def log() -> list[dict[str, Any]]:
+        return list(httpx.get(f"{server.url}/api/torneos/{code}").json()["record"]["log"])
+
+    asyncio.run(until(lambda: len(log()) == 1, 30))
+    assert name in log()[0]["record"]["players"]
+    player.took(player.delete("/me"))
+    player.close()
+    views = [
+        httpx.get(f"{server.url}/api/torneos/{code}", timeout=30),
+        httpx.get(f"{server.url}/api/torneos/public/{public}", timeout=30),
+        httpx.get(f"{server.url}/api/torneos/export/{code}.json", timeout=30),
+        httpx.get(f"{server.url}/api/torneos/export/{code}.csv", timeout=30),
+    ]
+    for answer in views:
+        assert answer.status_code == 200, answer.text
+        assert name not in answer.text
+        assert "jugador borrado y Óscar" in answer.text
+    record = model.load(views[2].json())
+    assert record.entrant(4).players == ("jugador borrado", "Óscar")
+    assert len(record.rounds) == 1 and check(record).records == 1
+    # The same name signed up again is somebody new: no registration is theirs.
+    again = Player(server)
+    again.sign_up(name)
+    assert again.took(again.get("/export"))["torneos"] == []
+    again.close()
+
+
 async def play_seats(server: ServerProcess, seats: list[dict[str, Any]]) -> None:
     """Each seat's player connects with their token and plays to the partida's end."""
     clients = [Client(server, s["mesa"], s["token"], autoplay=True, seed=s["seat"]) for s in seats]

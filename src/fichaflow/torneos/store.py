@@ -22,10 +22,12 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    delete,
     insert,
     select,
     update,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -264,6 +266,89 @@ def entrant_of_account(engine: Engine, code: str, account: str) -> int | None:
             )
         ).scalar()
         return None if found is None else int(found)
+
+
+def _renamed(head: dict[str, Any], number: int, deleted: str) -> tuple[str, str] | None:
+    """The record's entrant ``number`` (registered by a deleted account, whose name it bears)
+    with that name made ``deleted``: (old player's name, new one), or None if it is not there.
+    A pair's registrant is its first player; a name another entrant has gets its number."""
+    entrant = next((e for e in head.get("entrants", []) if e.get("id") == number), None)
+    if entrant is None:
+        return None
+    players = list(entrant.get("players") or [])
+    old = players[0] if players else entrant["name"]
+    taken = {e["name"].casefold() for e in head["entrants"] if e is not entrant}
+    new = deleted
+    for attempt in (deleted, f"{deleted} {number}"):
+        new = attempt
+        name = f"{new} y {players[1]}" if len(players) == 2 else new
+        if name.casefold() not in taken:
+            break
+    if players:
+        players[0] = new
+        entrant["players"] = players
+    entrant["name"] = f"{new} y {players[1]}" if len(players) == 2 else new
+    return old, new
+
+
+def forget(connection: Connection, account: str, deleted: str) -> None:
+    """A deleted account's registrations: each entrant it registered keeps its place and its
+    results in the torneo, but the account's name becomes ``deleted`` (the game's «jugador
+    borrado»), in the record and in the records of the online partidas its log keeps; the
+    link between the account and the entrant goes."""
+    links = connection.execute(
+        select(AccountRow.torneo, AccountRow.entrant).where(AccountRow.account == account)
+    ).all()
+    for code, number in links:
+        row = connection.execute(
+            select(TorneoRow.record, TorneoRow.version).where(TorneoRow.code == code)
+        ).first()
+        if row is None:
+            continue
+        head = dict(row.record)
+        head["entrants"] = [dict(e) for e in head.get("entrants", [])]
+        renamed = _renamed(head, int(number), deleted)
+        if renamed is None:
+            continue
+        old, new = renamed
+        connection.execute(
+            update(TorneoRow)
+            .where(TorneoRow.code == code)
+            .values(record=head, version=row.version + 1)
+        )
+        lines = connection.execute(
+            select(TorneoResultRow.number, TorneoResultRow.line).where(
+                TorneoResultRow.torneo == code
+            )
+        ).all()
+        for line_number, line in lines:
+            record = line.get("record")
+            if not isinstance(record, dict) or old not in record.get("players", []):
+                continue
+            players = [new if p == old else p for p in record["players"]]
+            connection.execute(
+                update(TorneoResultRow)
+                .where(TorneoResultRow.torneo == code, TorneoResultRow.number == line_number)
+                .values(line={**line, "record": {**record, "players": players}})
+            )
+    connection.execute(delete(AccountRow).where(AccountRow.account == account))
+
+
+def exported(connection: Connection, account: str) -> dict[str, Any]:
+    """A signed-in player's registrations, for their account's JSON export (what
+    :func:`forget` renames and unlinks): each torneo's public code and name, and the entrant."""
+    rows = connection.execute(
+        select(TorneoRow.public, TorneoRow.record, AccountRow.entrant)
+        .join(AccountRow, AccountRow.torneo == TorneoRow.code)
+        .where(AccountRow.account == account)
+        .order_by(TorneoRow.created_at)
+    ).all()
+    registrations = []
+    for public, record, number in rows:
+        entrant = next((e for e in record.get("entrants", []) if e.get("id") == number), None)
+        name = record.get("settings", {}).get("name")
+        registrations.append({"torneo": public, "name": name, "entrant": entrant})
+    return {"torneos": registrations}
 
 
 def add_mesa(engine: Engine, table: OnlineTable) -> None:
