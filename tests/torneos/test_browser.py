@@ -161,6 +161,58 @@ def test_the_live_standings_on_a_phone_follow_a_result_entered_elsewhere(
     context.close()
 
 
+def test_each_table_has_a_page_of_its_own_that_follows_its_result(
+    browser: Any, sqlite_server: ServerProcess
+) -> None:
+    """From a round's tables a phone opens one table's page: that table alone, with the link to
+    watch it when it is played online; it shows the result entered elsewhere by itself. A table
+    the round does not have is said in Spanish."""
+    from playwright.sync_api import expect
+
+    spec = {
+        "name": "Relámpago",
+        "rules": "venezuela",
+        "rounds": 1,
+        "pairing": "round_robin",
+        "entrants": ["Ana y Beto", "Carla y Dani", "Elena y Fede", "Gabi y Hugo"],
+    }
+    made = create(sqlite_server, spec)
+    code, public = made["code"], made["public"]
+    tables = post(sqlite_server, f"{code}/rounds").json()["round"]["tables"]
+    online = post(sqlite_server, f"{code}/rounds/1/tables/1/mesa")
+    assert online.status_code == 201, online.text
+    mesa = online.json()["mesas"][0]["mesa"]
+    assert result(sqlite_server, code, 1, 2, score=[100, 64]).status_code == 200
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{sqlite_server.url}/torneo/ronda.html?p={public}&ronda=1")
+    expect(page.locator(".card")).to_have_count(2)
+    page.locator(".card[data-table='1']").get_by_role("link", name="ver esta mesa").click()
+    expect(page).to_have_url(f"{sqlite_server.url}/torneo/ronda.html?p={public}&ronda=1&mesa=1")
+    card = page.locator(".card")
+    expect(card).to_have_count(1)
+    expect(page.locator("#round")).to_have_text("Mesa 1 · Ronda 1 de 1")
+    names = [made["record"]["entrants"][tables[0][side][0] - 1]["name"] for side in ("a", "b")]
+    for name in names:
+        expect(card).to_contain_text(name)
+    expect(card).to_contain_text("por anotar")
+    watch = card.get_by_role("link", name="mirar la mesa")
+    expect(watch).to_have_attribute("href", f"/m/{mesa}")
+    assert_accessible(page, "a table's page", also=STRUCTURE)
+    assert result(sqlite_server, code, 1, 1, score=[71, 100]).status_code == 200
+    expect(card.locator(".entered")).to_have_text("71-100", timeout=15_000)
+    # Table 2, played at a physical table: its result, and no mesa to watch.
+    page.goto(f"{sqlite_server.url}/torneo/ronda.html?p={public}&ronda=1&mesa=2")
+    expect(page.locator(".card .entered")).to_have_text("100-64")
+    expect(page.locator(".card").get_by_role("link", name="mirar la mesa")).to_have_count(0)
+    page.goto(f"{sqlite_server.url}/torneo/ronda.html?p={public}&ronda=1&mesa=9")
+    expect(page.get_by_role("alert")).to_have_text("La ronda 1 no tiene mesa 9.")
+    assert errors == [], errors
+    context.close()
+
+
 @pytest.mark.slow  # waits for the projector's next page (8 s)
 def test_the_projector_shows_large_standings_in_turns(
     browser: Any, sqlite_server: ServerProcess

@@ -1,5 +1,7 @@
 // A round's tables (?p=PUBLIC&ronda=N; the newest round without ronda): who sits where, the
 // result once entered, and on paper a card per table with room for the score and signatures.
+// One table's own page (&mesa=M, linked from each card): the same card alone, with the link to
+// watch it when it is played online, kept up to date until its result is in.
 // With the organizer's code instead (?o=CODE), a duplicate round also gets its deal slips: one
 // per table, every seat's tiles for each deal and the seat that leads (the server's
 // /rounds/N/deals, the organizer's only while the round's seed is secret), each on its own page;
@@ -13,14 +15,17 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const organizer = params.get("o");
 const pub = params.get("p") ?? "";
+const single = Number(params.get("mesa")) || null;
+const REFRESH_MS = 5000;
 
 translatePage();
 languageSwitch($("lang"));
 $("print").addEventListener("click", () => print());
 
-function link(number) {
+function link(number, table = null) {
   const next = new URLSearchParams(organizer ? { o: organizer } : { p: pub });
   next.set("ronda", String(number));
+  if (table) next.set("mesa", String(table));
   if (lang === "en") next.set("lang", "en");
   return `?${next}`;
 }
@@ -68,7 +73,7 @@ function confirmStrips(view, record, made, table) {
   }));
 }
 
-try {
+async function show() {
   const view = await api(organizer ? encodeURIComponent(organizer) : `public/${encodeURIComponent(pub)}`);
   const { record } = view;
   const wanted = Number(params.get("ronda")) || record.rounds.length;
@@ -76,42 +81,60 @@ try {
   $("title").textContent = record.settings.name;
   $("rounds-nav").replaceChildren(...record.rounds.map((r) => el("a", {
     href: link(r.number), text: t("round", { round: r.number }),
-    ...(r.number === wanted ? { "aria-current": "page" } : {}),
+    ...(r.number === wanted && !single ? { "aria-current": "page" } : {}),
   })));
   if (!made) {
     $("round").textContent = t("no_rounds");
-  } else {
-    document.title = `${record.settings.name} · ${t("round", { round: made.number })}`;
-    $("round").textContent = t("round_of", { round: made.number, rounds: record.settings.rounds });
-    const logged = results(record);
-    $("tables").replaceChildren(...made.tables.map((table) => {
-      const entered = logged.get(`${made.number}:${table.table}`);
-      return el("article", { class: "card", "data-table": String(table.table) },
-        el("h3", { text: t("table", { table: table.table }) }),
-        el("p", {}, el("strong", { text: sideName(record, table.a) }),
-          el("span", { class: "muted", text: ` · ${t("seats_a")}` })),
-        el("p", { class: "muted", text: t("versus") }),
-        el("p", {}, el("strong", { text: sideName(record, table.b) }),
-          el("span", { class: "muted", text: ` · ${t("seats_b")}` })),
-        entered
-          ? el("p", { class: "entered", text: describe(record, table, entered) })
-          : el("p", { class: "blank" }, el("span", { class: "screen-only muted", text: t("pending") }),
-            el("span", { class: "print-only", text: t("score_line") })),
-        el("p", { class: "print-only signatures", text: `${t("signature")}: ____________   ${t("signature")}: ____________` }),
-        entered ? null : confirmStrips(view, record, made, table));
-    }));
-    $("byes").textContent = made.byes.map((b) => t("bye", { name: record.entrants[b - 1].name })).join(" · ");
-    if (record.settings.duplicate > 0 && made.tables.length) {
-      if (organizer) {
-        const dealt = await api(`${encodeURIComponent(organizer)}/rounds/${made.number}/deals`);
-        $("slip-list").replaceChildren(...made.tables.map((table) => slip(record, made, table, dealt)));
-        $("slips").hidden = false;
-      } else {
-        $("slips-secret").hidden = false;
-      }
+    return;
+  }
+  const shown = single ? made.tables.filter((table) => table.table === single) : made.tables;
+  const heading = t("round_of", { round: made.number, rounds: record.settings.rounds });
+  if (single && !shown.length) throw new Error(t("no_table", { round: made.number, table: single }));
+  const named = single ? `${t("table", { table: single })} · ${heading}` : heading;
+  document.title = `${record.settings.name} · ${named}`;
+  $("round").textContent = named;
+  const logged = results(record);
+  const online = new Map((view.mesas ?? []).map((m) => [`${m.round}:${m.table}`, m.mesa]));
+  $("tables").replaceChildren(...shown.map((table) => {
+    const entered = logged.get(`${made.number}:${table.table}`);
+    const mesa = online.get(`${made.number}:${table.table}`);
+    return el("article", { class: "card", "data-table": String(table.table) },
+      el("h3", { text: t("table", { table: table.table }) }),
+      el("p", {}, el("strong", { text: sideName(record, table.a) }),
+        el("span", { class: "muted", text: ` · ${t("seats_a")}` })),
+      el("p", { class: "muted", text: t("versus") }),
+      el("p", {}, el("strong", { text: sideName(record, table.b) }),
+        el("span", { class: "muted", text: ` · ${t("seats_b")}` })),
+      entered
+        ? el("p", { class: "entered", text: describe(record, table, entered) })
+        : el("p", { class: "blank" }, el("span", { class: "screen-only muted", text: t("pending") }),
+          el("span", { class: "print-only", text: t("score_line") })),
+      el("p", { class: "print-only signatures", text: `${t("signature")}: ____________   ${t("signature")}: ____________` }),
+      entered ? null : confirmStrips(view, record, made, table),
+      el("p", { class: "screen-only table-links" },
+        single ? null : el("a", { href: link(made.number, table.table), text: t("table_page") }),
+        single || !mesa ? null : " · ",
+        mesa ? el("a", { href: `/m/${encodeURIComponent(mesa)}`, text: t("online_watch") }) : null));
+  }));
+  $("byes").textContent = single ? "" : made.byes.map((b) => t("bye", { name: record.entrants[b - 1].name })).join(" · ");
+  if (single) {
+    if (!logged.has(`${made.number}:${single}`)) setTimeout(() => show().catch(failed), REFRESH_MS);
+    return;
+  }
+  if (record.settings.duplicate > 0 && made.tables.length) {
+    if (organizer) {
+      const dealt = await api(`${encodeURIComponent(organizer)}/rounds/${made.number}/deals`);
+      $("slip-list").replaceChildren(...made.tables.map((table) => slip(record, made, table, dealt)));
+      $("slips").hidden = false;
+    } else {
+      $("slips-secret").hidden = false;
     }
   }
-} catch (error) {
+}
+
+function failed(error) {
   $("error").textContent = error.message;
   $("error").hidden = false;
 }
+
+await show().catch(failed);
