@@ -10,7 +10,7 @@ it passes every check; each rejection is counted by its check (see :data:`CHECKS
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -19,6 +19,7 @@ from fichaflow.core.deal import Deal
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import Hand
 from fichaflow.core.partida import Partida, facts_of
+from fichaflow.core.record import Record, draw_until_playable
 from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import score_hand
 from fichaflow.core.tiles import parse
@@ -366,3 +367,36 @@ def mine(
                 view = hand_view(rules, hand, hand.turn, partida.scores, number)
                 partida.play(bots[hand.turn].choose(view))
         game += 1
+
+
+def mine_record(record: Record, source: Mapping[str, Any], tally: Tally) -> Iterator[Puzzle]:
+    """Puzzles of both kinds from a finished partida's record (a partida of the server, say),
+    with the same checks and thresholds as :func:`mine`: in each hand, the first position that
+    passes as a face-up problem and the first that passes as a seat problem (at most one of each
+    kind per hand). Each puzzle's ``source`` is ``source`` with the hand, the move, the preset
+    and the scores before the hand. A record that does not replay raises the core's error."""
+    rules = record.rules
+    preset = str(rules.dump().get("preset", ""))
+    partida = Partida(rules, record.players)
+    for number, written in enumerate(record.hands, 1):
+        hand = partida.start_hand(written.deal, written.leader)
+        scores = list(partida.scores)
+        found: set[str] = set()
+        for token in written.moves:
+            draw_until_playable(hand)
+            legal = hand.legal_moves()
+            forced = len(legal) == 1 and not legal[0].is_play
+            if len(found) < 2 and not forced and _tiles_left(hand) <= MAX_TILES and hand.left >= 0:
+                tally.positions += 1
+                moves = tuple(t.notation() for t in hand.history if not t.move.is_draw)
+                where = {**source, "hand": number, "move": len(moves), "preset": preset}
+                where["scores"] = scores
+                for kind, make in (("face_up", make_puzzle), ("seat", make_seat_puzzle)):
+                    if kind in found:
+                        continue
+                    puzzle = make(rules, hand, moves, dict(where), tally)
+                    if puzzle is not None:
+                        found.add(kind)
+                        tally.made += 1
+                        yield puzzle
+            partida.play(hand.parse(token))
