@@ -47,6 +47,7 @@ from fichaflow.server.storage import Storage
 from fichaflow.storage import migrate
 from fichaflow.torneos import router as torneos
 from fichaflow.torneos import store as torneos_store
+from fichaflow.trainer import mined as trainer_mined
 from fichaflow.trainer import router as trainer
 from fichaflow.trainer import store as trainer_store
 from fichaflow.trainer.shipped import ShippedPuzzles
@@ -223,10 +224,13 @@ def create_app(settings: Settings) -> FastAPI:
         # Each service's rows of an account: in its export, and gone with it when deleted.
         forget_rows=(
             trainer_store.forget,
+            trainer_mined.forget,
             talk.forget,
             partial(torneos_store.forget, deleted=DELETED_NAME),
         ),
         export_rows=(trainer_store.exported, talk.exported, torneos_store.exported),
+        # A player who stops allowing their partidas for problemas takes their problemas away.
+        withdraw_rows=(trainer_mined.forget,),
     )
     # The game knows who plays signed in, and tells the players' side of each partida's end.
     app.include_router(
@@ -264,7 +268,8 @@ def create_app(settings: Settings) -> FastAPI:
                 raise
             return None
 
-    trainer.install(app, storage, limits, ShippedPuzzles(), trainer_account)  # web/problemas/
+    # web/problemas/: the shipped problemas, and those mined from this server's partidas
+    trainer.install(app, storage, limits, ShippedPuzzles(mined=True), trainer_account)
     # The game's page loads its files from here (kept for good: a change is a new version).
     app.mount(VERSIONED.format(version=version), StaticAssets(directory=WEB, versioned=True))
     pages = site_pages(WEB, PAGES_FIRST_ANSWERS)  # each with its modules preloaded

@@ -194,7 +194,7 @@ def test_export_then_delete_leaves_nothing(players: list[Player], server: Server
     assert "attachment" in exported.headers["content-disposition"]
     data = exported.json()
     assert data["format"] == "fichaflow-account"
-    assert data["account"] == {**made["account"]}
+    assert data["account"] == {**made["account"], "problemas_allowed": False}  # off by default
     assert len(data["sessions"]) == 2 and sum(s["this_one"] for s in data["sessions"]) == 1
     assert data["recovery_codes_left"] == 10
     # the trainer's rows: the rating and streaks, and both attempts as they were made

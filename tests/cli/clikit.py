@@ -31,7 +31,7 @@ class Result:
         return lines[0]
 
 
-def fichaflow(*args: str, cwd: Path | None = None) -> Result:
+def fichaflow(*args: str, cwd: Path | None = None, timeout: float = 60) -> Result:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
     done = subprocess.run(
         [sys.executable, "-m", "fichaflow", *args],
@@ -39,7 +39,7 @@ def fichaflow(*args: str, cwd: Path | None = None) -> Result:
         text=True,
         cwd=cwd,
         env=env,
-        timeout=60,
+        timeout=timeout,
     )
     return Result(done.returncode, done.stdout, done.stderr)
 

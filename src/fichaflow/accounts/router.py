@@ -115,7 +115,9 @@ class Accounts:
         claim_person: ClaimPerson | None = None,
         forget_rows: Sequence[store.Forget] = (),
         export_rows: Sequence[store.Export] = (),
+        withdraw_rows: Sequence[store.Forget] = (),
     ) -> None:
+        self.withdraw_rows = tuple(withdraw_rows)  # what goes when problemas are not allowed
         self.person_of = person_of
         self.forget_people = forget_people
         self.claim_person = claim_person
@@ -291,12 +293,26 @@ def build_router(accounts: Accounts) -> APIRouter:
         found = await accounts.session(request, change=False)
         left = await accounts.run(store.codes_left, found.account.id)
         passkeys = len(await accounts.run(store.passkey_ids, found.account.id))
+        allowed = await accounts.run(store.problemas_allowed, found.account.id)
         return {
             "account": account_json(found.account),
             "csrf": found.csrf,
             "codes_left": left,
             "passkeys": passkeys,
+            "problemas": allowed,
         }
+
+    @router.post("/problemas", openapi_extra=json_body("allowed", allowed={"type": "boolean"}))
+    async def allow_problemas(request: Request) -> Any:
+        """Allow (``{"allowed": true}``) or stop allowing the player's partidas to be used for
+        problemas; stopping takes away the problemas mined from them (docs/problemas.md)."""
+        found = await accounts.session(request)
+        data = await _body(request)
+        allowed = data.get("allowed")
+        if not isinstance(allowed, bool):
+            raise FichaFlowError("accounts.problemas_allowed")
+        await accounts.run(store.allow_problemas, found.account.id, allowed, accounts.withdraw_rows)
+        return {"problemas": allowed}
 
     @router.post("/signout")
     async def sign_out(request: Request) -> Any:
@@ -501,14 +517,23 @@ def install(
     claim_person: ClaimPerson | None = None,
     forget_rows: Sequence[store.Forget] = (),
     export_rows: Sequence[store.Export] = (),
+    withdraw_rows: Sequence[store.Forget] = (),
 ) -> Accounts:
     """Add the accounts' endpoints to the server's app (before its static files); ``person_of``
     is the game's word on who holds a seat token, ``forget_people`` renames a deleted account's
     people at the mesas, ``forget_rows`` delete other services' rows of a deleted account and
     ``export_rows`` add them to its export (each service that keeps rows of an account gives
-    both)."""
+    both); ``withdraw_rows`` delete what was made of an account's partidas when the player stops
+    allowing them to be used for problemas."""
     accounts = Accounts(
-        database, limits, person_of, forget_people, claim_person, forget_rows, export_rows
+        database,
+        limits,
+        person_of,
+        forget_people,
+        claim_person,
+        forget_rows,
+        export_rows,
+        withdraw_rows,
     )
     app.include_router(build_router(accounts))
     app.state.accounts = accounts

@@ -261,6 +261,37 @@ def recover(
         return _open_session(connection, account)
 
 
+def problemas_allowed(engine: Engine, account: str) -> bool:
+    """Whether the player allows their partidas to be used for problemas."""
+    with engine.connect() as connection:
+        found = connection.execute(
+            select(ACCOUNTS.c.problemas).where(ACCOUNTS.c.id == account)
+        ).scalar()
+        return bool(found)
+
+
+def allow_problemas(
+    engine: Engine, account: str, allowed: bool, also: Sequence[Forget] = ()
+) -> None:
+    """Set whether the player allows their partidas to be used for problemas; when they stop,
+    ``also`` (the trainer's) takes away what was mined from them, in the same transaction."""
+    with engine.begin() as connection:
+        connection.execute(
+            update(ACCOUNTS).where(ACCOUNTS.c.id == account).values(problemas=allowed)
+        )
+        if not allowed:
+            for forget in also:
+                forget(connection, account)
+
+
+def allowing(connection: Connection, accounts: Sequence[str]) -> set[str]:
+    """Of ``accounts``, those that allow their partidas to be used for problemas."""
+    rows = connection.execute(
+        select(ACCOUNTS.c.id).where(ACCOUNTS.c.id.in_(list(accounts)), ACCOUNTS.c.problemas)
+    )
+    return set(rows.scalars())
+
+
 def set_password(engine: Engine, account: str, password_hash: str) -> None:
     with engine.begin() as connection:
         connection.execute(
@@ -428,6 +459,9 @@ def export(
         left = connection.execute(
             select(func.count()).select_from(CODES).where(CODES.c.account == account.id)
         ).scalar_one()
+        allowed = connection.execute(
+            select(ACCOUNTS.c.problemas).where(ACCOUNTS.c.id == account.id)
+        ).scalar()
     stamp = _stamp
     return {
         "format": "fichaflow-account",
@@ -438,6 +472,7 @@ def export(
             "name": account.name,
             "created_at": stamp(account.created_at),
             "password": account.password_hash is not None,
+            "problemas_allowed": bool(allowed),
         },
         "passkeys": [
             {

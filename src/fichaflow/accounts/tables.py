@@ -18,6 +18,7 @@ from sqlalchemy import (
     String,
 )
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql import false
 
 from fichaflow.storage import Base
 
@@ -39,6 +40,8 @@ class AccountRow(Base):
     name_key: Mapped[str] = mapped_column(String(NAME_LENGTH * 2), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    problemas: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """The player allows their partidas to be mined for problemas (off until they say so)."""
 
 
 class SessionRow(Base):

@@ -1,4 +1,5 @@
-"""``fichaflow problemas mine|check``: mine puzzles from seeded bot partidas, and check a set."""
+"""``fichaflow problemas mine|mine-server|check``: mine puzzles from seeded bot partidas or from
+the partidas a server kept (those every player allowed), and check a set."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from fichaflow import i18n
 from fichaflow.cli.app import app, fail, file_error, lang_of
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.problemas import parse_set
-from fichaflow.problemas.mine import CHECKS, Tally, check, mine
+from fichaflow.problemas.mine import CHECKS, Tally, check, mine, mine_record
 
 
 @app.group()
@@ -47,10 +48,60 @@ def mine_command(seed: int, count: int, seats: int, out: str) -> None:
             "cli.problemas.mined", lang, count=tally.made, path=out, positions=tally.positions
         )
     )
+    _echo_tally(tally, lang)
+
+
+def _echo_tally(tally: Tally, lang: str) -> None:
     for name in CHECKS:
         click.echo(
             i18n.text("cli.problemas.rejected", lang, check=name, count=tally.rejected[name])
         )
+
+
+@problemas.command("mine-server")
+@click.option(
+    "--db",
+    "db_url",
+    required=True,
+    metavar="URL",
+    help="La base de datos del servidor (SQLAlchemy), la misma de fichaflow serve --db.",
+)
+def mine_server_command(db_url: str) -> None:
+    """Mina las partidas terminadas del servidor que todos sus jugadores permitieron (y las de
+    solo bots) y guarda en la base de datos los problemas nuevos, de los dos tipos, con los
+    mismos controles; el entrenador los sirve junto a los del paquete."""
+    from fichaflow.cli.server_partidas import Eligible, open_server_db, record_of
+
+    engine = open_server_db(db_url)
+    lang = lang_of()
+    tally = Tally()
+    try:
+        from fichaflow.problemas import load_set
+        from fichaflow.trainer import mined
+
+        shipped = {p.id for p in load_set()}
+        found = Eligible.read(engine, mined.mined_partidas(engine))
+        added = 0
+        for mesa, number, accounts in found.partidas:
+            record = record_of(engine, mesa, number)
+            if record is None:
+                continue
+            source = {"mesa": mesa, "partida": number}
+            made = [p for p in mine_record(record, source, tally) if p.id not in shipped]
+            added += mined.keep(engine, mesa, number, accounts, made)
+    finally:
+        engine.dispose()
+    click.echo(
+        i18n.text(
+            "cli.problemas.server_mined",
+            lang,
+            count=added,
+            partidas=len(found.partidas),
+            positions=tally.positions,
+            skipped=found.skipped,
+        )
+    )
+    _echo_tally(tally, lang)
 
 
 @problemas.command("check")

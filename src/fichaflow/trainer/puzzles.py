@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from sqlalchemy import Engine
+
 
 @dataclass(frozen=True, slots=True)
 class Judged:
@@ -27,6 +29,10 @@ class Judged:
 
 class Puzzles(Protocol):
     def ids(self) -> Sequence[str]: ...
+
+    def refresh(self, engine: Engine) -> bool:
+        """Read again the puzzles the database keeps (if any); whether the set changed."""
+        ...
 
     def themes(self, puzzle: str) -> Sequence[str]: ...
 

@@ -88,15 +88,26 @@ class Trainer:
         self.db = database
         self.puzzles = puzzles
         self.account_of = account_of
-        self.known = frozenset(puzzles.ids())
-        by_theme: dict[str, set[str]] = {}  # each theme the set has, and its puzzles
-        for puzzle in sorted(self.known):
-            for theme in puzzles.themes(puzzle):
-                by_theme.setdefault(theme, set()).add(puzzle)
-        self.by_theme = {theme: frozenset(found) for theme, found in by_theme.items()}
+        self.index()
+        self.first = sorted(self.known)  # the day's problema is one of these: it stays the day's
         self.chooser = random.Random()
         self.cached: dict[str, int] | None = None
         self.cached_at = 0.0
+
+    def index(self) -> None:
+        """The set's ids, and each theme's puzzles."""
+        self.known = frozenset(self.puzzles.ids())
+        by_theme: dict[str, set[str]] = {}  # each theme the set has, and its puzzles
+        for puzzle in sorted(self.known):
+            for theme in self.puzzles.themes(puzzle):
+                by_theme.setdefault(theme, set()).add(puzzle)
+        self.by_theme = {theme: frozenset(found) for theme, found in by_theme.items()}
+
+    async def refresh(self) -> None:
+        """The problemas mined from the server's partidas, read again (added, or taken away
+        with their players' consent)."""
+        if await self.run(self.puzzles.refresh):
+            self.index()
 
     async def run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         return await self.db.run(partial(fn, self.db.engine, *args, **kwargs))
@@ -115,6 +126,7 @@ class Trainer:
         attempts at once."""
         now = time.monotonic()
         if self.cached is None or now - self.cached_at > REFRESH_SECONDS:
+            await self.refresh()
             rated: dict[str, Rating] = await self.run(store.puzzle_ratings)
             self.cached = {
                 p: rated[p].shown if p in rated else self.puzzles.rating(p) for p in self.known
@@ -187,14 +199,15 @@ def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
     async def daily_puzzle(request: Request) -> Any:
         """The day's puzzle (UTC), the same for everyone."""
         day = datetime.now(UTC).date()
-        chosen = daily(day, sorted(trainer.known))
+        chosen = daily(day, trainer.first)
         shown = await trainer.shown()
         return {**trainer.public(chosen, shown[chosen]), "day": day.isoformat()}
 
     @router.get("/{puzzle}")
     async def one_puzzle(puzzle: str) -> Any:
+        shown = await trainer.shown()
         trainer.check(puzzle)
-        return trainer.public(puzzle, (await trainer.shown())[puzzle])
+        return trainer.public(puzzle, shown[puzzle])
 
     @router.post("/{puzzle}/attempt")
     async def attempt(puzzle: str, request: Request) -> Any:
@@ -203,6 +216,7 @@ def build_router(trainer: Trainer, limits: HttpLimits) -> APIRouter:
         is not the last answers the replies; the attempt's end answers the answer, the new
         ratings and the streak (a signed-in player's is the server's: what was sent is not
         read)."""
+        await trainer.shown()  # the set as it is now (mined problemas come and go)
         trainer.check(puzzle)
         data = await _body(request)
         moves, move = _moves(data.get("moves")), _move(data.get("move"))

@@ -7,8 +7,9 @@ problema's own notation; the line continued along the stored solution."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
+
+from sqlalchemy import Engine
 
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
@@ -17,6 +18,7 @@ from fichaflow.core.record import draw_until_playable
 from fichaflow.core.tiles import bits, name
 from fichaflow.problemas import Puzzle, by_id, judge, load_set
 from fichaflow.problemas.solve import choices, one_line, token
+from fichaflow.trainer import mined
 from fichaflow.trainer.puzzles import Judged
 
 
@@ -71,10 +73,19 @@ def _question(puzzle: Puzzle, hand: Hand, lang: str) -> str:
     return i18n.text(f"trainer.position.{puzzle.kind}", lang, mode=mode, others="; ".join(others))
 
 
-@cache
-def _position(puzzle: str) -> dict[str, Any]:
-    """The page's position, made once per problema (the set is shipped: it never changes)."""
-    found = by_id(puzzle)
+_POSITIONS: dict[str, dict[str, Any]] = {}
+
+
+def _position(found: Puzzle) -> dict[str, Any]:
+    """The page's position, made once per problema (a problema never changes: its id is the
+    digest of its position)."""
+    kept = _POSITIONS.get(found.id)
+    if kept is None:
+        kept = _POSITIONS[found.id] = _drawn(found)
+    return kept
+
+
+def _drawn(found: Puzzle) -> dict[str, Any]:
     hand = found.hand()
     return {
         "kind": found.kind,
@@ -88,25 +99,46 @@ def _position(puzzle: str) -> dict[str, Any]:
 
 
 class ShippedPuzzles:
-    """The package's problemas, for the trainer."""
+    """The package's problemas, for the trainer; with ``mined`` (a database's), also the
+    problemas mined from the server's partidas (:mod:`fichaflow.trainer.mined`), read again by
+    :meth:`refresh`."""
+
+    def __init__(self, mined: bool = False) -> None:
+        self.mined = mined
+        self.extra: dict[str, Puzzle] = {}
+
+    def find(self, puzzle: str) -> Puzzle:
+        found = self.extra.get(puzzle)
+        return found if found is not None else by_id(puzzle)
 
     def ids(self) -> Sequence[str]:
-        return [p.id for p in load_set()]
+        return [p.id for p in load_set()] + list(self.extra)
+
+    def refresh(self, engine: Engine) -> bool:
+        """Read the mined problemas again; whether the set changed."""
+        if not self.mined:
+            return False
+        shipped = {p.id for p in load_set()}
+        now = {p.id: p for p in mined.load(engine) if p.id not in shipped}
+        if now.keys() == self.extra.keys():
+            return False
+        self.extra = now
+        return True
 
     def themes(self, puzzle: str) -> Sequence[str]:
-        return by_id(puzzle).themes
+        return self.find(puzzle).themes
 
     def rating(self, puzzle: str) -> int:
-        return round(by_id(puzzle).rating)
+        return round(self.find(puzzle).rating)
 
     def position(self, puzzle: str) -> dict[str, Any]:
-        return _position(puzzle)
+        return _position(self.find(puzzle))
 
     def judge(self, puzzle: str, moves: Sequence[str], move: str) -> Judged:
         """``move`` after the player's right ``moves`` (each checked again). The line goes on as
         stored; the seat's forced moves on it (a pass, the one tile that fits) are made for the
         player; a right answer other than the stored one ends the problema there."""
-        found = by_id(puzzle)
+        found = self.find(puzzle)
         hand = found.hand()
         line: list[str] = []
         for answered in moves:
