@@ -270,3 +270,29 @@ def test_a_password_account_adds_a_passkey_and_signs_in_with_it(
     page.get_by_role("button", name="Entrar con llave de acceso").click()
     expect(page.locator("#hello")).to_have_text(f"Hola, {name}")
     assert page.js_errors == []
+
+
+def test_the_player_allows_their_partidas_for_problemas_and_stops(
+    site: str, new_page: Callable[..., Any]
+) -> None:
+    page, _ = new_page()
+    open_account(page, site)
+    name = fresh_name("Caro")
+    form = page.locator("#signup")
+    form.get_by_label("Tu nombre").fill(name)
+    form.get_by_label("O una contraseña").fill(PASSWORD)
+    page.get_by_role("button", name="Crear con contraseña").click()
+    codes_shown(page)
+    allowed = page.get_by_label("Permitir que mis partidas se usen para crear problemas")
+    expect(allowed).not_to_be_checked()  # off until the player says so
+    allowed.check()
+    expect(page.locator("#message")).to_have_text(
+        "Tus partidas podrán usarse para crear problemas."
+    )
+    page.reload()  # kept by the server, not the browser
+    expect(allowed).to_be_checked()
+    allowed.uncheck()
+    expect(page.locator("#message")).to_contain_text("ya no se usarán para problemas")
+    page.reload()
+    expect(allowed).not_to_be_checked()
+    assert page.js_errors == []

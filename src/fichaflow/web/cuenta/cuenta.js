@@ -1,5 +1,6 @@
 // The account page (/cuenta/): sign up and sign in with a passkey or a password, see the
-// recovery codes once, sign out (here or everywhere), export and delete. Accounts are optional:
+// recovery codes once, allow their partidas for problemas, sign out (here or everywhere),
+// export and delete. Accounts are optional:
 // the game never needs one. Its words are the cuenta.* keys of the one catalogue; the server's
 // refusals come with their own Spanish and English text.
 import { forgetSignedIn, maybeSignedIn } from '../js/api.js';
@@ -27,6 +28,7 @@ function draw() {
   if (me) {
     $('hello').textContent = t('hello', { name: me.account.name });
     $('facts').textContent = t('facts', { passkeys: me.passkeys, codes: me.codes_left });
+    $('problemas-allowed').checked = Boolean(me.problemas);
     $('my-page').href = `/jugadores/?id=${encodeURIComponent(me.account.id)}`;
     $('mesas').replaceChildren(...(state.mesas ?? []).map((kept) => {
       const item = document.createElement('li');
@@ -223,6 +225,16 @@ $('signout-everywhere').addEventListener('click', action(async () => {
   const ended = await api('POST', '/signout-everywhere', {});
   await refresh();
   say(t('signed_out_everywhere', { count: ended.signed_out }), true);
+}));
+
+$('problemas-allowed').addEventListener('change', action(async () => {
+  const wanted = $('problemas-allowed').checked;
+  try {
+    await api('POST', '/problemas', { allowed: wanted });
+  } finally {
+    await refresh(); // the box shows what the server keeps, refused or not
+  }
+  say(t(wanted ? 'problemas_on' : 'problemas_off'), true);
 }));
 
 $('delete').addEventListener('click', () => {
