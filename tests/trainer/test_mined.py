@@ -273,3 +273,25 @@ def test_bad_input_is_refused_in_spanish_and_changes_nothing(
         assert said.lower() in done.error_line.lower() and done.error_line.startswith("Error: ")
     assert not missing.exists() and empty.read_bytes() == b""
     assert stored(server) == before
+
+
+def test_a_partida_of_bots_only_is_mined(server: ServerProcess) -> None:
+    body = {"name": "Ana", "rules": QUICK, "seats": ["tirafichas", "jugador"]}
+    made = httpx.post(
+        f"{server.url}/api/mesas", json={**body, "options": {"bot_pause_ms": 0}}, timeout=10
+    )
+    assert made.status_code == 201, made.text
+    code, token = made.json()["code"], made.json()["token"]
+
+    async def watch() -> None:
+        host = Client(server, code, token)
+        await host.connect()
+        await host.send({"type": "start"})
+        await all_told_partida_over([host], 120)
+        await host.close()
+
+    asyncio.run(watch())
+    mine(server)
+    assert marked(server, code) == 1
+    found = puzzles_of(server, code)
+    assert found and all(p.source["mesa"] == code for p in found)
