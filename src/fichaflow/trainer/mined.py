@@ -7,7 +7,7 @@ a player who stops allowing it, or deletes their account, takes its puzzles away
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -106,12 +106,15 @@ def keep(
     return len(new)
 
 
-def load(engine: Engine) -> list[Puzzle]:
-    """Every stored puzzle, oldest first (its JSON read back with the same checks as the
-    shipped set's)."""
+def load(engine: Engine, only: Collection[str] | None = None) -> list[Puzzle]:
+    """Every stored puzzle (or those of the ids ``only``), oldest first (its JSON read back
+    with the same checks as the shipped set's)."""
+    query = select(MinedPuzzleRow.data)
+    if only is not None:
+        query = query.where(MinedPuzzleRow.puzzle.in_(list(only)))
     with engine.connect() as connection:
         rows = connection.execute(
-            select(MinedPuzzleRow.data).order_by(MinedPuzzleRow.mined_at, MinedPuzzleRow.puzzle)
+            query.order_by(MinedPuzzleRow.mined_at, MinedPuzzleRow.puzzle)
         ).scalars()
         return [Puzzle.from_json(data) for data in rows]
 

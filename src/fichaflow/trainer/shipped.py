@@ -115,14 +115,16 @@ class ShippedPuzzles:
         return [p.id for p in load_set()] + list(self.extra)
 
     def refresh(self, engine: Engine) -> bool:
-        """Read the mined problemas again; whether the set changed."""
+        """Read the mined problemas again; whether the set changed. Only their ids are read
+        each time (it runs every few seconds); a puzzle's JSON is read once, when it is new."""
         if not self.mined:
             return False
-        shipped = {p.id for p in load_set()}
-        now = {p.id: p for p in mined.load(engine) if p.id not in shipped}
-        if now.keys() == self.extra.keys():
+        stored = mined.stored_ids(engine) - {p.id for p in load_set()}
+        if stored == self.extra.keys():
             return False
-        self.extra = now
+        kept = {key: puzzle for key, puzzle in self.extra.items() if key in stored}
+        kept.update((p.id, p) for p in mined.load(engine, stored - kept.keys()))
+        self.extra = kept
         return True
 
     def themes(self, puzzle: str) -> Sequence[str]:
