@@ -37,7 +37,7 @@ from fichaflow.server import routes as game
 from fichaflow.server import talk
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
 from fichaflow.server.lobby import LobbyBus
-from fichaflow.server.people import DELETED_NAME, forget_people, person_of
+from fichaflow.server.people import DELETED_NAME, forget_people, person_of, rename_seated
 from fichaflow.server.pista import pista_view
 from fichaflow.server.protocol import QUICK_MAX_SECONDS, CreateMesa, Join, MesaOptions
 from fichaflow.server.relay import Relay
@@ -214,19 +214,22 @@ def create_app(settings: Settings) -> FastAPI:
         one to know of a new version."""
         return worker.answer(request.headers, "text/javascript")
 
+    seated: set[str] = set()  # mesas a deletion renamed in its transaction, to leave memory
     people = accounts.install(  # its page is web/cuenta/
         app,
         storage,
         limits,
         partial(person_of, service),
-        partial(forget_people, service),
+        partial(forget_people, service, renamed=seated),
         service.set_account,
         # Each service's rows of an account: in its export, and gone with it when deleted.
         forget_rows=(
             trainer_store.forget,
             trainer_mined.forget,
             talk.forget,
-            partial(torneos_store.forget, deleted=DELETED_NAME),
+            partial(
+                torneos_store.forget, deleted=DELETED_NAME, rename_at=partial(rename_seated, seated)
+            ),
         ),
         export_rows=(trainer_store.exported, talk.exported, torneos_store.exported),
         # A player who stops allowing their partidas for problemas takes their problemas away.

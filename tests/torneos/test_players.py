@@ -110,7 +110,8 @@ def test_a_deleted_account_leaves_its_name_in_no_torneo(server: ServerProcess) -
     """A signed-in player registered with their partner by the link: their account's export
     lists the registration; once the account is deleted, the pair keeps its place, and its
     results, but the account's name is «jugador borrado» in every view of the torneo, the
-    record and the standings, and a new account of that name is no registration of it."""
+    record and the standings, and in the record of their online table's partida at the game;
+    a new account of that name is no registration of it."""
     spec = {"name": "Parejas del club", "rules": {"preset": "venezuela", "target": 10}, "rounds": 3}
     made = create(server, {**spec, "entrants": ["A y B", "C y D", "E y F"]})
     code, public = made["code"], made["public"]
@@ -161,6 +162,11 @@ def test_a_deleted_account_leaves_its_name_in_no_torneo(server: ServerProcess) -
         assert "jugador borrado y Óscar" in answer.text
     record = model.load(views[2].json())
     assert record.entrant(4).players == ("jugador borrado", "Óscar")
+    # The game's mesa of that table: its partida's record names them no more either.
+    mesa = online.json()["mesas"][0]["mesa"]
+    played = httpx.get(f"{server.url}/api/mesas/{mesa}/partidas/1/record", timeout=30)
+    assert played.status_code == 200 and name not in played.text
+    assert "jugador borrado" in played.json()["players"]
     assert len(record.rounds) == 1 and check(record).records == 1
     # The same name signed up again is somebody new: no registration is theirs.
     again = Player(server)

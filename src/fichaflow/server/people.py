@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 from sqlalchemy import Engine, delete, or_, select, update
+from sqlalchemy.engine import Connection
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.mesa import token_hash
@@ -38,46 +39,70 @@ def _rename(engine: Engine, people: list[tuple[str, int]], name: str) -> None:
     rows of the talk, its blocks among them, went with the account: ``talk.forget``)."""
     with engine.begin() as connection:
         for code, person in people:
-            old = connection.execute(
-                select(PersonRow.name).where(PersonRow.mesa == code, PersonRow.id == person)
-            ).scalar()
-            # The table talk's reports of what the person said, and those they made, go too.
-            connection.execute(
-                delete(ChatReportRow).where(
-                    ChatReportRow.mesa == code,
-                    or_(ChatReportRow.speaker == person, ChatReportRow.reporter == person),
-                )
-            )
-            if old is None:
-                continue
-            connection.execute(
-                update(PersonRow)
-                .where(PersonRow.mesa == code, PersonRow.id == person)
-                .values(name=name, account=None)
-            )
-            partidas = connection.execute(
-                select(PartidaRow.number, PartidaRow.players).where(PartidaRow.mesa == code)
-            ).all()
-            for number, players in partidas:
-                if old in players:
-                    renamed = [name if p == old else p for p in players]
-                    connection.execute(
-                        update(PartidaRow)
-                        .where(PartidaRow.mesa == code, PartidaRow.number == number)
-                        .values(players=renamed)
-                    )
+            _rename_person(connection, code, person, name)
 
 
-async def forget_people(service: TableService, people: list[tuple[str, int]]) -> None:
+def _rename_person(connection: Connection, code: str, person: int, name: str) -> None:
+    """One person of :func:`_rename`, in the caller's transaction."""
+    old = connection.execute(
+        select(PersonRow.name).where(PersonRow.mesa == code, PersonRow.id == person)
+    ).scalar()
+    # The table talk's reports of what the person said, and those they made, go too.
+    connection.execute(
+        delete(ChatReportRow).where(
+            ChatReportRow.mesa == code,
+            or_(ChatReportRow.speaker == person, ChatReportRow.reporter == person),
+        )
+    )
+    if old is None:
+        return
+    connection.execute(
+        update(PersonRow)
+        .where(PersonRow.mesa == code, PersonRow.id == person)
+        .values(name=name, account=None)
+    )
+    partidas = connection.execute(
+        select(PartidaRow.number, PartidaRow.players).where(PartidaRow.mesa == code)
+    ).all()
+    for number, players in partidas:
+        if old in players:
+            renamed = [name if p == old else p for p in players]
+            connection.execute(
+                update(PartidaRow)
+                .where(PartidaRow.mesa == code, PartidaRow.number == number)
+                .values(players=renamed)
+            )
+
+
+def rename_seated(renamed: set[str], connection: Connection, code: str, old: str, new: str) -> None:
+    """At mesa ``code``, whose people another service seated by name (a torneo's table: linked
+    to no account), the people called ``old`` become ``new``, as a deleted account's people do,
+    in the caller's transaction (the account's deletion); ``code`` goes into ``renamed``, the
+    mesas :func:`forget_people` then takes out of this server's memory, as its own."""
+    people = connection.execute(
+        select(PersonRow.id).where(PersonRow.mesa == code, PersonRow.name == old)
+    ).scalars()
+    for person in list(people):
+        _rename_person(connection, code, int(person), new)
+    renamed.add(code)
+
+
+async def forget_people(
+    service: TableService, people: list[tuple[str, int]], renamed: set[str] | None = None
+) -> None:
     """The people (mesa code, person id) of a deleted account become «jugador borrado»: in the
     database first, in one transaction; then each of those mesas this server holds in memory
     leaves it (its clients connect again, as after any change the database is ahead with, and
-    get the mesa as stored, new name included). A mesa another server holds shows the old name
-    there until it leaves that server's memory; it never writes a person's name back."""
-    if not people:
-        return
-    await service.storage.run(_rename, service.storage.engine, people, DELETED_NAME)
-    for code in {code for code, _ in people}:
+    get the mesa as stored, new name included), and so do the mesas in ``renamed`` (those the
+    deletion's own transaction renamed through :func:`rename_seated`). A mesa another server
+    holds shows the old name there until it leaves that server's memory; it never writes a
+    person's name back."""
+    codes = {code for code, _ in people}
+    while renamed:
+        codes.add(renamed.pop())
+    if people:
+        await service.storage.run(_rename, service.storage.engine, people, DELETED_NAME)
+    for code in codes:
         room = service.rooms.get(code)
         if room is None:
             continue

@@ -9,6 +9,7 @@ both write: the second one's transaction changes nothing and it tries again from
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -291,11 +292,19 @@ def _renamed(head: dict[str, Any], number: int, deleted: str) -> tuple[str, str]
     return old, new
 
 
-def forget(connection: Connection, account: str, deleted: str) -> None:
+RenameAt = Callable[[Connection, str, str, str], None]
+"""The game's renaming of the people called a name at one of its mesas (mesa code, old name, new
+name), handed in by ``app.py``: the torneos do not import the game."""
+
+
+def forget(
+    connection: Connection, account: str, deleted: str, rename_at: RenameAt | None = None
+) -> None:
     """A deleted account's registrations: each entrant it registered keeps its place and its
     results in the torneo, but the account's name becomes ``deleted`` (the game's «jugador
-    borrado»), in the record and in the records of the online partidas its log keeps; the
-    link between the account and the entrant goes."""
+    borrado»), in the record, in the records of the online partidas its log keeps and, through
+    ``rename_at``, at the game's mesas of its online tables; the link between the account and
+    the entrant goes."""
     links = connection.execute(
         select(AccountRow.torneo, AccountRow.entrant).where(AccountRow.account == account)
     ).all()
@@ -316,6 +325,18 @@ def forget(connection: Connection, account: str, deleted: str) -> None:
             .where(TorneoRow.code == code)
             .values(record=head, version=row.version + 1)
         )
+        sat = {
+            (r["number"], t["table"])
+            for r in head.get("rounds", [])
+            for t in r.get("tables", [])
+            if number in (*t.get("a", []), *t.get("b", []))
+        }
+        mesas = connection.execute(
+            select(MesaRow.mesa, MesaRow.round, MesaRow.table).where(MesaRow.torneo == code)
+        ).all()
+        for mesa, round_number, table in mesas:
+            if rename_at is not None and (round_number, table) in sat:
+                rename_at(connection, mesa, old, new)
         lines = connection.execute(
             select(TorneoResultRow.number, TorneoResultRow.line).where(
                 TorneoResultRow.torneo == code
