@@ -1,0 +1,253 @@
+"""gallo against a baseline gallo kept at a git tag, in duplicate hands.
+
+The new gallo (this checkout's) plays in this process; the baseline is the tag's own source, run
+as an outside engine: ``git archive`` of the tag's ``src/`` into a temporary folder, then
+``python -m fichaflow engine --bot gallo`` from there (``PYTHONPATH`` puts the tag's package
+first; the script checks that the engine imports it from there) and spoken to over the
+documented engine protocol (``docs/engine-protocol.md``), one JSON request per decision. So the
+baseline is exactly the tagged code, whatever this checkout has changed, and needs nothing but
+the engine protocol. Both gallos search alike: with the **work budget** (``--samples``,
+``--nodes``, the default) neither has a clock, so the same seed gives the same duel on any
+machine and whatever its load; with ``--clock`` both stop on a clock (``--budget-ms``, 150 by
+default, gallo's own), which on a loaded machine measures the load as much as the play.
+
+The duel runner (``fichaflow.match.duplicate``) deals and seats: each deal is played once per
+seating (twice in parejas and mano a mano, six times in tres), leads rotating, and every
+interval counts a deal's games as one unit. The new gallo is bot A (share and points are its),
+with the runner's per-seat seeds; the baseline engine is one session for the whole duel (its
+seed, 0, with the seat and the view in every decision's seed), so its play too is a function of
+the views alone. Decision times are wall time per decision, the baseline's including the
+protocol's round trip.
+
+Long measurements run in chunks of deal groups appended to a JSON-lines file, then summed up:
+
+    python bench/gallo_vs_gallo.py play --mode venezuela --deals 0 40 --out gg.jsonl
+    python bench/gallo_vs_gallo.py play --mode venezuela --deals 40 80 --out gg.jsonl
+    python bench/gallo_vs_gallo.py summary gg.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fichaflow.bots.base import Bot
+from fichaflow.core.hand import Move, read_move
+from fichaflow.core.rules import Rules
+from fichaflow.core.view import SeatView
+from fichaflow.match.duplicate import DuelSpec, Game, play_groups, tally
+from fichaflow.match.stats import timing
+
+BASELINE = "gallo-baseline-2026-12-02"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Engine:
+    """A ``fichaflow engine`` session run from another copy of the package's source."""
+
+    def __init__(self, src: Path, args: list[str]) -> None:
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        found = subprocess.run(
+            [sys.executable, "-c", "import fichaflow; print(fichaflow.__file__)"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        if not Path(found).resolve().is_relative_to(src.resolve()):
+            raise SystemExit(f"the baseline engine imports fichaflow from {found}, not {src}")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "fichaflow", "--lang", "en", "engine", *args],
+            env=env,
+            cwd=src,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+
+    def ask(self, view: SeatView) -> Move:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(view.to_json()) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        if "move" not in answer:
+            raise RuntimeError(f"the baseline engine refused a view: {answer}")
+        return read_move(answer["move"], view.left, view.right, draws=True)
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+class EngineBot(Bot):
+    """A seat played by the baseline engine."""
+
+    name = "gallo-baseline"
+    searches = True
+
+    def __init__(self, engine: Engine, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.engine = engine
+
+    def choose(self, view: SeatView) -> Move:
+        if len(view.legal) == 1:
+            return view.legal[0]  # as gallo does: no search, no round trip
+        return self.engine.ask(view)
+
+
+@dataclass(frozen=True, slots=True)
+class AgainstEngine(DuelSpec):
+    """The runner's duel with bot B's seats played by the baseline engine (one process only:
+    the engine is not sent to workers)."""
+
+    engine: Engine | None = None
+
+    def make(self, which: int, seed: int) -> Bot:
+        if which == 1:
+            assert self.engine is not None
+            return EngineBot(self.engine, seed)
+        return DuelSpec.make(self, which, seed)  # (slots: no zero-argument super)
+
+
+@contextmanager
+def baseline_source(tag: str) -> Iterator[Path]:
+    """The tag's ``src/`` in a temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="gallo-baseline-") as folder:
+        archive = Path(folder) / "src.tar"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", f"--output={archive}", tag, "src"],
+            check=True,
+        )
+        with tarfile.open(archive) as tar:
+            tar.extractall(folder, filter="data")
+        yield Path(folder) / "src"
+
+
+def budgets(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    """The new gallo's options and the baseline engine's arguments, for the same budget."""
+    if args.clock:
+        ms = args.budget_ms
+        return {"budget_ms": ms}, ["--samples", "100000", "--nodes", "2000000", "--time-ms",
+                                   str(round(ms))]  # fmt: skip
+    work = {"samples": args.samples, "nodes": args.nodes}
+    return {"budget_ms": None, **work}, ["--samples", str(args.samples), "--nodes", str(args.nodes)]
+
+
+def play(args: argparse.Namespace) -> None:
+    rules = Rules.make(args.mode)
+    options, engine_args = budgets(args)
+    budget = "clock" if args.clock else "work"
+    started = time.time()
+    cpu = time.process_time()
+    with baseline_source(args.tag) as src:
+        engine = Engine(src, ["--bot", "gallo", "--seed", "0", *engine_args])
+        spec = AgainstEngine("gallo", "gallo", rules, args.seed, options_a=options, engine=engine)
+        tasks = [("hand", g) for g in range(args.deals[0], args.deals[1])]
+        with open(args.out, "a", encoding="utf-8") as out:
+            for games in play_groups(spec, tasks, workers=1):
+                for g in games:
+                    row = {
+                        "mode": args.mode,
+                        "seed": args.seed,
+                        "tag": args.tag,
+                        "budget": budget,
+                        "options": options,
+                        "group": g.group,
+                        "seating": list(g.seating),
+                        "leader": g.leader,
+                        "winner": g.winner,
+                        "points": list(g.points),
+                        "times": [[round(t, 5) for t in side] for side in g.times],
+                    }
+                    out.write(json.dumps(row) + "\n")
+                out.flush()  # a chunk stopped early keeps its finished groups
+        engine.close()
+    wall, mine = time.time() - started, time.process_time() - cpu
+    print(f"{args.mode}: deals {args.deals[0]}..{args.deals[1]} in {wall:.0f} s "
+          f"({mine:.0f} CPU s in this process)")  # fmt: skip
+
+
+def summary(args: argparse.Namespace) -> None:
+    runs: dict[tuple[str, ...], dict[int, list[dict[str, Any]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for path in args.files:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by a stopped run
+                key = (row["mode"], row["tag"], row["budget"], json.dumps(row["options"]))
+                runs[key][row["group"]].append(row)
+    report: dict[str, Any] = {"python": platform.python_version(), "duels": []}
+    for (mode, tag, budget, options), groups in runs.items():
+        size = max(len(rows) for rows in groups.values())
+        whole = [groups[k] for k in sorted(groups) if len(groups[k]) == size]
+        games = [[_game(r) for r in rows] for rows in whole]
+        result = tally(games).to_json()
+        times = [[t for rows in whole for r in rows for t in r["times"][i]] for i in (0, 1)]
+        report["duels"].append(
+            {
+                "mode": mode,
+                "against": tag,
+                "budget": budget,
+                "options": json.loads(options),
+                "deals": len(whole),
+                "hands": result["played"],
+                "won_lost_nobody": [*result["won"], result["undecided"]],
+                "share_of_decided": result["share"],
+                "tantos_per_hand_difference": result["difference"],
+                "decision_ms": {
+                    "gallo": timing(times[0]).to_json(),
+                    "baseline": timing(times[1]).to_json(),
+                },
+            }
+        )
+    print(json.dumps(report, indent=1))
+
+
+def _game(row: dict[str, Any]) -> Game:
+    """A stored game, for the runner's tally (which reads winners and points only)."""
+    times = (tuple(row["times"][0]), tuple(row["times"][1]))
+    return Game("hand", row["group"], tuple(row["seating"]), None, row["leader"],  # type: ignore[arg-type]
+                row["winner"], (row["points"][0], row["points"][1]), 1, times)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--mode", default="venezuela", help="a preset: venezuela, mano_a_mano, tres")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--deals", type=int, nargs=2, default=[0, 20], metavar=("FROM", "TO"),
+                   help="the deal groups to play (each deal in every seating)")  # fmt: skip
+    p.add_argument("--tag", default=BASELINE, help="the baseline's git tag")
+    p.add_argument("--samples", type=int, default=150, help="work budget: deals per decision")
+    p.add_argument("--nodes", type=int, default=10_000, help="work budget: solver nodes")
+    p.add_argument("--clock", action="store_true", help="a clock budget instead of work")
+    p.add_argument("--budget-ms", type=float, default=150.0, help="the clock, with --clock")
+    p.add_argument("--out", required=True)
+    s = sub.add_parser("summary")
+    s.add_argument("files", nargs="+")
+    args = parser.parse_args()
+    (play if args.command == "play" else summary)(args)
+
+
+if __name__ == "__main__":
+    main()
