@@ -173,3 +173,39 @@ def test_gallo_answers_a_view_no_real_hand_gives_with_a_legal_move() -> None:
                 return
             hand.play(rng.choice(hand.legal_moves()))
     raise AssertionError("no position with an own draw and a choice was found")
+
+
+def test_gallo_keeps_every_deal_when_its_nodes_run_out_partway() -> None:
+    """In the exact phase, a node budget that solves only some deals: gallo plays the others out
+    and lets the solved ones correct them, instead of answering from a handful of deals; when
+    every deal fits, the answer is the exact one either way."""
+    rules = Rules.make("venezuela")
+    partway = 0
+    for seed in range(40):
+        hand = new_hand(rules, seed)
+        rng = random.Random(seed)
+        while not hand.ended and len(hand.plays()) < 10:
+            hand.play(rng.choice(hand.legal_moves()))
+        if hand.ended or len(hand.legal_moves()) < 2:
+            continue
+        view = hand_view(rules, hand, hand.turn, hand_number=2)
+        work = {"budget_ms": None, "samples": 40, "playouts": 2, "exact_after": 9}
+        tight, old = (
+            Gallo(seed, nodes=4_000, **work),
+            Gallo(seed, nodes=4_000, correct=False, **work),
+        )
+        tight.choose(view)
+        old.choose(view)
+        assert tight.last is not None and old.last is not None
+        if not old.last.exact or old.last.samples == 40:
+            continue  # nothing solved, or everything: the same search either way
+        partway += 1
+        assert (tight.last.samples, tight.last.exact) == (40, False)
+        assert tight.last.playouts > 0 and old.last.playouts == 0
+        roomy = Gallo(seed, nodes=10**7, **work)
+        roomy_old = Gallo(seed, nodes=10**7, correct=False, **work)
+        roomy.choose(view)
+        roomy_old.choose(view)
+        assert roomy.last is not None and roomy_old.last is not None
+        assert roomy.last.exact and roomy.last.values == roomy_old.last.values
+    assert partway >= 5

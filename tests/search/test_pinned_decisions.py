@@ -3,8 +3,9 @@
 gallo's choice and the Repaso's verdict come from one search loop; these figures were written by
 the code before that loop was shared, so a change to it that changes play or a review shows up
 here. Every path of the loop is met: playouts, exact solving, a node budget that runs out on the
-first deal (playouts instead) or after some (the exact deals kept), the Repaso's per-deal node
-limit and its memo of solved deals, omnisciente's search of the true position, and hindsight.
+first deal (playouts instead) or after some (the rest played out, the solved deals correcting the
+playouts' mean), the Repaso's per-deal node limit and its memo of solved deals, omnisciente's
+search of the true position, and hindsight.
 
 When play is meant to change, write the figures again and say why in the commit:
 

@@ -3,8 +3,9 @@
 It deals the hidden tiles many times in ways that agree with everything it has seen (plays,
 passes, draws, counts), trusts each deal as much as the observed play makes it likely, plays
 every candidate move on the same deals with quick playouts, and solves the hand exactly once few
-tiles remain. It answers within a time budget (150 ms per decision by default) and plays sensibly
-with less; with the clock switched off (``budget_ms=None``) its work limits alone decide, so a
+tiles remain (when its nodes solve only some of the deals, those correct the playouts of all).
+It answers within a time budget (150 ms per decision by default) and plays sensibly with less;
+with the clock switched off (``budget_ms=None``) its work limits alone decide, so a
 seed always gives the same play.
 """
 
@@ -23,7 +24,8 @@ from fichaflow.search.sampler import UnreadableView
 
 class Gallo(Bot):
     """Options: ``budget_ms`` (None: no clock), ``samples``, ``playouts``, ``nodes``,
-    ``exact_after``, ``greedy``, ``belief`` (see :class:`~fichaflow.search.decide.Budget`)."""
+    ``exact_after``, ``greedy``, ``belief``, ``correct`` (see
+    :class:`~fichaflow.search.decide.Budget`)."""
 
     name = "gallo"
     searches = True

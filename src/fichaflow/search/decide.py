@@ -21,6 +21,7 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import PIPS
 from fichaflow.core.view import PublicTurn, SeatView
 from fichaflow.search.engine import DRAW, PASS, FastHand, from_core
+from fichaflow.search.estimate import corrected, slope_of
 from fichaflow.search.sampler import Sample, Sampler
 from fichaflow.search.solver import OutOfNodes, Solver
 from fichaflow.search.tables import HI
@@ -45,6 +46,10 @@ class Budget:
     """How often the playout policy sheds its heaviest playable tile instead of a random one."""
     belief: float = 0.5
     """How much the play model's likelihood counts (an exponent on a sample's weight)."""
+    correct: bool = True
+    """In the exact phase, should the node budget run out after some deals are solved: play the
+    rest of the deals out and correct the playouts' mean by their error on the solved deals (as
+    the Repaso does). False: the solved deals alone are the answer (gallo until 2026-12-02)."""
 
 
 @dataclass(slots=True)
@@ -210,6 +215,8 @@ class DealSearch:
         self.team = valuer.rules.team_of(view.seat)
         self.sampler = Sampler(view, rng)
         self.playouts = 0
+        self.last: Sample | None = None
+        """The deal the last result came from."""
 
     def deals(self, count: int, solve: Solve | None) -> Iterator[DealResult]:
         """Up to ``count`` deals, fewer when the sampler finds no more or ``solve`` stops."""
@@ -221,6 +228,7 @@ class DealSearch:
             if sample is None:
                 return
             fast = position(view, sample, moves, fast)
+            self.last = sample
             try:
                 solved = None if solve is None else solve(fast, codes)
             except StopSearch:
@@ -237,12 +245,14 @@ class DealSearch:
 
 
 class _WithinBudget:
-    """gallo's way of solving: one node budget (and the clock) for the whole decision. Should it
-    run out on the first deal, every deal is played out instead; after that, the deals already
-    solved are the answer rather than a mix with playouts."""
+    """gallo's way of solving: one node budget (and the clock) for the whole decision, the deals
+    solved in the order dealt. Should it run out on the first deal, every deal is played out
+    instead; after that, with ``correct``, the deals still to come are played out (the solved
+    ones then correct the playouts' mean), without it the deals already solved are the answer."""
 
-    def __init__(self, solver: Solver) -> None:
+    def __init__(self, solver: Solver, correct: bool) -> None:
         self.solver = solver
+        self.correct = correct
         self.solved = 0
         self.exact = True
 
@@ -253,7 +263,7 @@ class _WithinBudget:
         try:
             values = self.solver.move_values(fast, codes)
         except OutOfNodes:
-            if self.solved:
+            if self.solved and not self.correct:
                 raise StopSearch from None
             self.exact = False
             return None
@@ -283,19 +293,25 @@ class Searcher:
         search = DealSearch(view, codes, self.valuer, rng, budget)
         hard_stop = None if budget.ms is None else start + budget.ms / 1000.0
         solver = Solver(self.valuer, search.team, budget.nodes, hard_stop)
-        solving = _WithinBudget(solver) if len(view.line) >= budget.exact_after else None
+        exact_phase = len(view.line) >= budget.exact_after
+        solving = _WithinBudget(solver, budget.correct) if exact_phase else None
         # Aim a little under the budget: the last deal may run over it.
         deadline = None if budget.ms is None else start + 0.9 * budget.ms / 1000.0
         totals = [0.0] * len(codes)
         weight_sum = 0.0
         samples = 0
         per_sample = 0.0
+        results: list[DealResult] = []
+        solved: list[Sample] = []
         tick = time.perf_counter()
         for deal in search.deals(budget.samples, solving):
             for i, value in enumerate(deal.values):
                 totals[i] += deal.weight * value
             weight_sum += deal.weight
             samples += 1
+            results.append(deal)
+            if deal.exact and search.last is not None:
+                solved.append(search.last)
             now = time.perf_counter()
             spent, tick = now - tick, now
             per_sample = spent if samples == 1 else 0.8 * per_sample + 0.2 * spent
@@ -303,10 +319,44 @@ class Searcher:
                 break
         if not samples:
             return Decision(_heaviest(choices), {}, 0, 0, solver.nodes, False)
-        means = {code: total / weight_sum for code, total in zip(codes, totals, strict=True)}
+        if 0 < len(solved) < samples:
+            means = self._corrected(search, results, solved)
+        else:
+            means = {code: total / weight_sum for code, total in zip(codes, totals, strict=True)}
         exact = solving is not None and solving.exact
         best = self._best(choices, means)
         return Decision(best, means, samples, search.playouts, solver.nodes, exact)
+
+    def _corrected(
+        self, search: DealSearch, results: list[DealResult], solved: list[Sample]
+    ) -> dict[int, float]:
+        """The moves' means when the first deals were solved and the rest played out: the solved
+        deals are played out too (on random numbers of their own, so the deals dealt stay the
+        same), and their exact values correct the playouts' mean over all deals, as the Repaso
+        corrects its values (:func:`~fichaflow.search.estimate.corrected`, one slope for every
+        move)."""
+        view, codes, budget = search.view, search.codes, self.budget
+        side = random.Random(search.rng.getrandbits(64))
+        moves = history_moves(view.history)
+        fast: FastHand | None = None
+        played: list[list[float]] = [[] for _ in codes]
+        for sample in solved:
+            fast = position(view, sample, moves, fast)
+            streams = short_streams(side, budget.playouts)
+            values, _ = play_out(fast, codes, search.team, self.valuer, streams, budget.greedy)
+            search.playouts += budget.playouts * len(codes)
+            for column, value in zip(played, values, strict=True):
+                column.append(value)
+        n = len(solved)
+        exact = [[deal.values[i] for deal in results[:n]] for i in range(len(codes))]
+        for i, column in enumerate(played):
+            column.extend(deal.values[i] for deal in results[n:])
+        weights = [deal.weight for deal in results]
+        slope = slope_of(played, exact, weights)
+        return {
+            code: corrected(played[i], exact[i], weights, slope).mean
+            for i, code in enumerate(codes)
+        }
 
     def decide_seeing_all(self, fast: FastHand, choices: list[tuple[int, Move]], team: int,
                           rng: random.Random) -> Decision:  # fmt: skip
