@@ -19,11 +19,16 @@ seed, 0, with the seat and the view in every decision's seed), so its play too i
 the views alone. Decision times are wall time per decision, the baseline's including the
 protocol's round trip.
 
+``--options`` passes more options to the new gallo only (``'{"correct": false}'`` switches off
+a change of its search, to check the harness against a gallo that plays as the baseline does).
+
 Long measurements run in chunks of deal groups appended to a JSON-lines file, then summed up:
 
     python bench/gallo_vs_gallo.py play --mode venezuela --deals 0 40 --out gg.jsonl
     python bench/gallo_vs_gallo.py play --mode venezuela --deals 40 80 --out gg.jsonl
     python bench/gallo_vs_gallo.py summary gg.jsonl
+    python bench/gallo_vs_gallo.py play ... --options '{"correct": false}' --out off.jsonl
+    python bench/gallo_vs_gallo.py paired gg.jsonl off.jsonl
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tarfile
@@ -49,7 +55,7 @@ from fichaflow.core.hand import Move, read_move
 from fichaflow.core.rules import Rules
 from fichaflow.core.view import SeatView
 from fichaflow.match.duplicate import DuelSpec, Game, play_groups, tally
-from fichaflow.match.stats import timing
+from fichaflow.match.stats import mean_interval, timing
 
 BASELINE = "gallo-baseline-2026-12-02"
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,12 +154,18 @@ def budgets(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
     return {"budget_ms": None, **work}, ["--samples", str(args.samples), "--nodes", str(args.nodes)]
 
 
+def new_options(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    """:func:`budgets`, with ``--options`` over the new gallo's (the baseline takes none)."""
+    options, engine_args = budgets(args)
+    return {**options, **json.loads(args.options)}, engine_args
+
+
 def play(args: argparse.Namespace) -> None:
     rules = Rules.make(args.mode)
-    options, engine_args = budgets(args)
+    options, engine_args = new_options(args)
     budget = "clock" if args.clock else "work"
     started = time.time()
-    cpu = time.process_time()
+    cpu = time.process_time()  # the engine's CPU comes from its rusage once it has ended
     with baseline_source(args.tag) as src:
         engine = Engine(src, ["--bot", "gallo", "--seed", "0", *engine_args])
         spec = AgainstEngine("gallo", "gallo", rules, args.seed, options_a=options, engine=engine)
@@ -178,8 +190,10 @@ def play(args: argparse.Namespace) -> None:
                 out.flush()  # a chunk stopped early keeps its finished groups
         engine.close()
     wall, mine = time.time() - started, time.process_time() - cpu
-    print(f"{args.mode}: deals {args.deals[0]}..{args.deals[1]} in {wall:.0f} s "
-          f"({mine:.0f} CPU s in this process)")  # fmt: skip
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
+    theirs = child.ru_utime + child.ru_stime
+    print(f"{args.mode}: deals {args.deals[0]}..{args.deals[1]} in {wall:.0f} s, CPU s: "
+          f"{mine:.0f} in this process, {theirs:.0f} in the engine")  # fmt: skip
 
 
 def summary(args: argparse.Namespace) -> None:
@@ -222,6 +236,43 @@ def summary(args: argparse.Namespace) -> None:
     print(json.dumps(report, indent=1))
 
 
+def paired(args: argparse.Namespace) -> None:
+    """Two runs of the same deals (say, a change on and off) against the same baseline, deal by
+    deal: what the first gains over the second, with intervals over the deals both played."""
+    runs = [_per_deal(path) for path in (args.first, args.second)]
+    common = sorted(set(runs[0]) & set(runs[1]))
+    tantos = [runs[0][k][0] - runs[1][k][0] for k in common]
+    won = [runs[0][k][1] - runs[1][k][1] for k in common]
+    t, w = mean_interval(tantos), mean_interval(won)
+    print(json.dumps({
+        "deals": len(common),
+        "tantos_per_hand_gain": None if t is None else t.to_json(),
+        "hands_won_per_deal_gain": None if w is None else w.to_json(),
+        "deals_with_the_same_result": sum(1 for k in common if runs[0][k] == runs[1][k]),
+    }, indent=1))  # fmt: skip
+
+
+def _per_deal(path: str) -> dict[int, tuple[float, int]]:
+    """Each whole deal's new-gallo points minus the baseline's per hand, and its hands won."""
+    groups: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            groups[row["group"]].append(row)
+    size = max(len(rows) for rows in groups.values())
+    return {
+        k: (
+            sum(r["points"][0] - r["points"][1] for r in rows) / size,
+            sum(r["winner"] == 0 for r in rows),
+        )
+        for k, rows in groups.items()
+        if len(rows) == size
+    }
+
+
 def _game(row: dict[str, Any]) -> Game:
     """A stored game, for the runner's tally (which reads winners and points only)."""
     times = (tuple(row["times"][0]), tuple(row["times"][1]))
@@ -242,11 +293,16 @@ def main() -> None:
     p.add_argument("--nodes", type=int, default=10_000, help="work budget: solver nodes")
     p.add_argument("--clock", action="store_true", help="a clock budget instead of work")
     p.add_argument("--budget-ms", type=float, default=150.0, help="the clock, with --clock")
+    p.add_argument("--options", default="{}",
+                   help='more options for the new gallo, as JSON: {"correct": false}')  # fmt: skip
     p.add_argument("--out", required=True)
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
+    c = sub.add_parser("paired", help=paired.__doc__.splitlines()[0] if paired.__doc__ else None)
+    c.add_argument("first")
+    c.add_argument("second")
     args = parser.parse_args()
-    (play if args.command == "play" else summary)(args)
+    {"play": play, "summary": summary, "paired": paired}[args.command](args)
 
 
 if __name__ == "__main__":
