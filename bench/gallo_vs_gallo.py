@@ -29,6 +29,7 @@ Long measurements run in chunks of deal groups appended to a JSON-lines file, th
     python bench/gallo_vs_gallo.py summary gg.jsonl
     python bench/gallo_vs_gallo.py play ... --options '{"correct": false}' --out off.jsonl
     python bench/gallo_vs_gallo.py paired gg.jsonl off.jsonl
+    python bench/gallo_vs_gallo.py check --mode mano_a_mano --hands 6
 """
 
 from __future__ import annotations
@@ -51,10 +52,13 @@ from pathlib import Path
 from typing import Any
 
 from fichaflow.bots.base import Bot
+from fichaflow.bots.ladder import make_bot
+from fichaflow.core.deal import Deal
 from fichaflow.core.hand import Move, read_move
 from fichaflow.core.rules import Rules
 from fichaflow.core.view import SeatView
 from fichaflow.match.duplicate import DuelSpec, Game, play_groups, tally
+from fichaflow.match.play import play_hand
 from fichaflow.match.stats import mean_interval, timing
 
 BASELINE = "gallo-baseline-2026-12-02"
@@ -196,6 +200,37 @@ def play(args: argparse.Namespace) -> None:
           f"{mine:.0f} in this process, {theirs:.0f} in the engine")  # fmt: skip
 
 
+def check(args: argparse.Namespace) -> None:
+    """The harness against itself: hands played by the new gallo with the engine's seed, every
+    decision also asked of the baseline engine. With options that make the new gallo search as
+    the baseline does (``--options '{"correct": false}'`` today), every answer must agree: the
+    protocol's round trip changes nothing a gallo sees."""
+    rules = Rules.make(args.mode)
+    options, engine_args = new_options(args)
+    counts = {"same": 0, "different": 0}
+    with baseline_source(args.tag) as src:
+        engine = Engine(src, ["--bot", "gallo", "--seed", "0", *engine_args])
+
+        class Both(Bot):
+            name = "gallo-and-baseline"
+
+            def __init__(self) -> None:
+                super().__init__(0)
+                self.gallo = make_bot("gallo", 0, **options)
+
+            def choose(self, view: SeatView) -> Move:
+                move = self.gallo.choose(view)
+                if len(view.legal) > 1:
+                    counts["same" if engine.ask(view) == move else "different"] += 1
+                return move
+
+        for k in range(args.hands):
+            deal = Deal.from_seed(rules.seats, f"gallo-vs-gallo-check:{args.seed}:{k}")
+            play_hand(rules, deal, [Both() for _ in range(rules.seats)], k % rules.seats)
+        engine.close()
+    print(json.dumps({"mode": args.mode, "hands": args.hands, "decisions": counts}))
+
+
 def summary(args: argparse.Namespace) -> None:
     runs: dict[tuple[str, ...], dict[int, list[dict[str, Any]]]] = defaultdict(
         lambda: defaultdict(list)
@@ -296,13 +331,23 @@ def main() -> None:
     p.add_argument("--options", default="{}",
                    help='more options for the new gallo, as JSON: {"correct": false}')  # fmt: skip
     p.add_argument("--out", required=True)
+    k = sub.add_parser("check", help="every decision of a few hands asked of both gallos")
+    k.add_argument("--mode", default="venezuela")
+    k.add_argument("--seed", type=int, default=2026)
+    k.add_argument("--hands", type=int, default=3)
+    k.add_argument("--tag", default=BASELINE)
+    k.add_argument("--samples", type=int, default=150)
+    k.add_argument("--nodes", type=int, default=10_000)
+    k.add_argument("--clock", action="store_true", help=argparse.SUPPRESS)
+    k.add_argument("--budget-ms", type=float, default=150.0, help=argparse.SUPPRESS)
+    k.add_argument("--options", default='{"correct": false}')
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
     c = sub.add_parser("paired", help=paired.__doc__.splitlines()[0] if paired.__doc__ else None)
     c.add_argument("first")
     c.add_argument("second")
     args = parser.parse_args()
-    {"play": play, "summary": summary, "paired": paired}[args.command](args)
+    {"play": play, "check": check, "summary": summary, "paired": paired}[args.command](args)
 
 
 if __name__ == "__main__":

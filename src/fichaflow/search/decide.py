@@ -49,7 +49,8 @@ class Budget:
     correct: bool = True
     """In the exact phase, should the node budget run out after some deals are solved: play the
     rest of the deals out and correct the playouts' mean by their error on the solved deals (as
-    the Repaso does). False: the solved deals alone are the answer (gallo until 2026-12-02)."""
+    the Repaso does), unless the clock has run out by then. False: the solved deals alone are
+    the answer (gallo until 2026-12-02)."""
 
 
 @dataclass(slots=True)
@@ -319,7 +320,15 @@ class Searcher:
                 break
         if not samples:
             return Decision(_heaviest(choices), {}, 0, 0, solver.nodes, False)
-        if 0 < len(solved) < samples:
+        if 0 < len(solved) < samples and deadline is not None and time.perf_counter() > deadline:
+            # Out of time: no playing the solved deals out now; they alone are the answer.
+            n = len(solved)
+            weight_sum = sum(deal.weight for deal in results[:n])
+            means = {
+                code: sum(deal.weight * deal.values[i] for deal in results[:n]) / weight_sum
+                for i, code in enumerate(codes)
+            }
+        elif 0 < len(solved) < samples:
             means = self._corrected(search, results, solved)
         else:
             means = {code: total / weight_sum for code, total in zip(codes, totals, strict=True)}
