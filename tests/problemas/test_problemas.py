@@ -4,6 +4,7 @@ and the checks that keep a wrong puzzle out."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -233,3 +234,17 @@ def test_seat_mining_is_reproducible(tmp_path: Path) -> None:
     assert lines[2:] == a and [p.dumps() for p in mine(7, 2)] == lines[:2]
     checked = fichaflow("problemas", "check", str(out))
     assert checked.status == 0 and "Los 5 problemas están bien" in checked.out
+
+
+def test_the_shipped_set_is_what_its_documented_command_mines() -> None:
+    """docs/problemas.md names the command that made the shipped set; its seed mines the set's
+    first face-up and first seat problems again, byte for byte, in the set's order (the whole
+    set takes minutes: ``fichaflow problemas mine`` with that command and a diff)."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "problemas.md").read_text("utf-8")
+    found = re.search(r"fichaflow problemas mine --seed (\d+) --count (\d+) --seats (\d+)", page)
+    assert found, "docs/problemas.md names no mining command"
+    seed, count, seats = (int(v) for v in found.groups())
+    shipped = [p.dumps() for p in load_set()]
+    assert len(shipped) == count + seats
+    assert [p.dumps() for p in mine(seed, 20)] == shipped[:20]
+    assert [p.dumps() for p in mine(seed, 2, Tally(), kind="seat")] == shipped[count : count + 2]
