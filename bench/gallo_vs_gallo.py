@@ -61,7 +61,9 @@ from fichaflow.match.duplicate import DuelSpec, Game, play_groups, tally
 from fichaflow.match.play import play_hand
 from fichaflow.match.stats import mean_interval, timing
 
-BASELINE = "gallo-baseline-2026-12-02"
+BASELINE = "050f5b0e693467c782eb51719e9f92a8df62857f"
+"""The baseline gallo's commit, tagged ``gallo-baseline-2026-12-02``: named by its hash, which
+every clone of main has, with or without the tag."""
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -323,7 +325,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--deals", type=int, nargs=2, default=[0, 20], metavar=("FROM", "TO"),
                    help="the deal groups to play (each deal in every seating)")  # fmt: skip
-    p.add_argument("--tag", default=BASELINE, help="the baseline's git tag")
+    p.add_argument("--tag", default=BASELINE, help="the baseline's git revision")
     p.add_argument("--samples", type=int, default=150, help="work budget: deals per decision")
     p.add_argument("--nodes", type=int, default=10_000, help="work budget: solver nodes")
     p.add_argument("--clock", action="store_true", help="a clock budget instead of work")
