@@ -37,6 +37,7 @@ from fichaflow.server import routes as game
 from fichaflow.server import talk
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
 from fichaflow.server.lobby import LobbyBus
+from fichaflow.server.miner import Miner
 from fichaflow.server.people import DELETED_NAME, forget_people, person_of, rename_seated
 from fichaflow.server.pista import pista_view
 from fichaflow.server.protocol import QUICK_MAX_SECONDS, CreateMesa, Join, MesaOptions
@@ -142,6 +143,7 @@ def create_app(settings: Settings) -> FastAPI:
         queue.watchers.append(service.redis_changed)
     limits = HttpLimits(settings.http_limit)
     relay = Relay(storage, settings.advertise_url) if settings.advertise_url else None
+    miner = Miner(settings.database_url, settings.mine_every)
     if relay is not None and settings.redis_url:
         service.join_elsewhere = relay.join  # «Jugar ya» among every server's mesas
 
@@ -159,7 +161,9 @@ def create_app(settings: Settings) -> FastAPI:
         bus = settings.redis_url and asyncio.get_running_loop().create_task(
             LobbyBus(settings.redis_url, service.lobby, settings.node).run()
         )
+        miner.start()  # after the migration: the miner needs the server's tables
         yield
+        await miner.close()
         if bus:
             bus.cancel()
         tidy.cancel()

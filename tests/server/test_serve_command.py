@@ -84,3 +84,19 @@ def test_bot_workers_with_redis_is_refused_rather_than_ignored(tmp_path: Path) -
     assert done.stderr.startswith("Error: --bot-workers 3 no sirve con --redis")
     assert "fichaflow worker" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+@pytest.mark.parametrize("bad", ["cada hora", "-60", "1.5", "99999999", ""])
+def test_a_bad_mining_interval_is_one_spanish_line_and_starts_nothing(
+    tmp_path: Path, bad: str
+) -> None:
+    database = tmp_path / "x.sqlite3"
+    done = subprocess.run(
+        [*SERVE, "--port", str(free_port()), "--db", f"sqlite:///{database}",
+         "--mine-problemas-every", bad],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout
+    assert done.stderr.startswith("Error: --mine-problemas-every espera los segundos")
+    assert f"«{bad}» no lo es" in done.stderr and "Traceback" not in done.stderr
+    assert not database.exists()

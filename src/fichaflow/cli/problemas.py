@@ -3,8 +3,10 @@ the partidas a server kept (those every player allowed), and check a set."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +15,15 @@ from fichaflow.cli.app import app, fail, file_error, lang_of
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.problemas import parse_set
 from fichaflow.problemas.mine import CHECKS, Tally, check, mine, mine_record
+from fichaflow.server.miner import DB_ENV
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from fichaflow.cli.server_partidas import Eligible
+
+MINER_NICENESS = 10
+"""How much a run started by a server lowers its own CPU priority (``nice``)."""
 
 
 @app.group()
@@ -63,32 +74,35 @@ def _echo_tally(tally: Tally, lang: str) -> None:
     "--db",
     "db_url",
     required=True,
+    envvar=DB_ENV,
     metavar="URL",
-    help="La base de datos del servidor (SQLAlchemy), la misma de fichaflow serve --db.",
+    help="La base de datos del servidor (SQLAlchemy), la misma de fichaflow serve --db "
+    "(o la variable de entorno FICHAFLOW_DB).",
 )
-def mine_server_command(db_url: str) -> None:
+@click.option("--parent", type=int, default=None, hidden=True)
+def mine_server_command(db_url: str, parent: int | None) -> None:
     """Mina las partidas terminadas del servidor que todos sus jugadores permitieron (y las de
     solo bots) y guarda en la base de datos los problemas nuevos, de los dos tipos, con los
-    mismos controles; el entrenador los sirve junto a los del paquete."""
-    from fichaflow.cli.server_partidas import Eligible, open_server_db, record_of
+    mismos controles; el entrenador los sirve junto a los del paquete. Una sola ejecución a la
+    vez por base de datos: si otra está minando la misma, esta no hace nada."""
+    from fichaflow.cli.server_partidas import mining_lock, open_server_db
 
+    if parent is not None:
+        # started by a server (fichaflow serve --mine-problemas-every): it gives way to the
+        # server's own work, and ends with the server
+        from fichaflow.http.workers import watch_parent
+
+        watch_parent(parent)
+        os.nice(MINER_NICENESS)
     engine = open_server_db(db_url)
     lang = lang_of()
     tally = Tally()
     try:
-        from fichaflow.problemas import load_set
-        from fichaflow.trainer import mined
-
-        shipped = {p.id for p in load_set()}
-        found = Eligible.read(engine, mined.mined_partidas(engine))
-        added = 0
-        for mesa, number, accounts in found.partidas:
-            record = record_of(engine, mesa, number)
-            if record is None:
-                continue
-            source = {"mesa": mesa, "partida": number}
-            made = [p for p in mine_record(record, source, tally) if p.id not in shipped]
-            added += mined.keep(engine, mesa, number, accounts, made)
+        with mining_lock(engine) as mine_now:
+            if not mine_now:
+                click.echo(i18n.text("cli.problemas.server_busy", lang))
+                return
+            found, added = _mine_server(engine, tally)
     finally:
         engine.dispose()
     click.echo(
@@ -102,6 +116,25 @@ def mine_server_command(db_url: str) -> None:
         )
     )
     _echo_tally(tally, lang)
+
+
+def _mine_server(engine: Engine, tally: Tally) -> tuple[Eligible, int]:
+    """Mine every eligible partida not mined yet; what was found, and how many were kept."""
+    from fichaflow.cli.server_partidas import Eligible, record_of
+    from fichaflow.problemas import load_set
+    from fichaflow.trainer import mined
+
+    shipped = {p.id for p in load_set()}
+    found = Eligible.read(engine, mined.mined_partidas(engine))
+    added = 0
+    for mesa, number, accounts in found.partidas:
+        record = record_of(engine, mesa, number)
+        if record is None:
+            continue
+        source = {"mesa": mesa, "partida": number}
+        made = [p for p in mine_record(record, source, tally) if p.id not in shipped]
+        added += mined.keep(engine, mesa, number, accounts, made)
+    return found, added
 
 
 @problemas.command("check")

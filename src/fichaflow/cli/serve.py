@@ -14,6 +14,8 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.settings import (
     FRAME_LIMIT_BYTES,
     HELLO_TIMEOUT_SECONDS,
+    MINE_EVERY_MAX_SECONDS,
+    MINE_EVERY_SECONDS,
     WEBSOCKETS_PER_ADDRESS,
     Settings,
     default_database_path,
@@ -77,6 +79,14 @@ def _origins(urls: tuple[str, ...]) -> tuple[str, ...]:
         if normal_origin(url) is None or urlsplit(url).path not in ("", "/"):
             fail(FichaFlowError("server.origin", value=url))
     return urls
+
+
+def _mine_every(text: str) -> int:
+    """``--mine-problemas-every``: whole seconds, 0 (never) or 1 to 30 days."""
+    value = text.strip()
+    if not (value.isascii() and value.isdigit()) or int(value) > MINE_EVERY_MAX_SECONDS:
+        fail(FichaFlowError("server.mine_every", value=text[:40], max=MINE_EVERY_MAX_SECONDS))
+    return int(value)
 
 
 def _reachable(host: str) -> str:
@@ -182,6 +192,16 @@ def _reachable(host: str) -> str:
     "que la tiene, y el balanceador puede mandar a cualquiera a cualquier servidor. Por omisión, "
     "con --redis, http://máquina:puerto; sin --redis, ninguna (un servidor solo).",
 )
+@click.option(
+    "--mine-problemas-every",
+    "mine_every",
+    default=str(MINE_EVERY_SECONDS),
+    show_default=True,
+    metavar="SEGUNDOS",
+    help="Cada cuántos segundos el servidor convierte en problemas las partidas terminadas que "
+    "todos sus jugadores permitieron (lo de «fichaflow problemas mine-server», en un proceso "
+    "aparte de baja prioridad; en un grupo de servidores, uno a la vez). 0: nunca.",
+)
 def serve(
     host: str,
     port: int,
@@ -197,6 +217,7 @@ def serve(
     node: str | None,
     lease_seconds: float,
     advertise: str | None,
+    mine_every: str,
 ) -> None:
     """Arranca el servidor: mesas para jugar en el navegador con amigos y bots."""
     import uvicorn
@@ -214,6 +235,7 @@ def serve(
     else:
         where = _shown(db_url)
     proxies = _proxies(forwarded)
+    mine_seconds = _mine_every(mine_every)
     allowed_origins = _origins(allowed_origins)
     if redis_url is not None:
         redis_url = checked_redis(redis_url)
@@ -254,6 +276,7 @@ def serve(
         node=node or f"{socket.gethostname()}:{port}"[:64],
         lease_seconds=lease_seconds,
         advertise_url=advertise.rstrip("/") if advertise else None,
+        mine_every=mine_seconds,
     )
     uvicorn.run(
         create_app(settings),

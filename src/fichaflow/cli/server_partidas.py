@@ -16,12 +16,13 @@ the partida ineligible: a guest's partida is never used.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, inspect, select
+from sqlalchemy import Engine, create_engine, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
@@ -40,6 +41,9 @@ from fichaflow.storage.database import make_engine
 NEEDED = ("partidas", "player_partidas", "trainer_mined_puzzles", "trainer_mined_players")
 """The tables the miner reads and writes: a server's database, migrated by ``fichaflow serve``."""
 CHUNK = 500
+MINING_LOCK = 0x46_46_6D_69_6E_65
+"""The PostgreSQL advisory lock a run holds: one miner at a time on a database, however many
+servers of a cluster (or people) start one."""
 
 
 def open_server_db(url: str) -> Engine:
@@ -77,6 +81,29 @@ def open_server_db(url: str) -> Engine:
         looked.dispose()
         engine = make_engine(url)
     return engine
+
+
+@contextmanager
+def mining_lock(engine: Engine) -> Iterator[bool]:
+    """Whether this run may mine: on PostgreSQL, only while no other run holds the database's
+    mining lock (held by this run until it ends, and let go if its process dies); on SQLite,
+    always (one server per file)."""
+    if engine.dialect.name != "postgresql":
+        yield True
+        return
+    with engine.connect() as connection:
+        held = bool(
+            connection.execute(
+                text("SELECT pg_try_advisory_lock(:key)"), {"key": MINING_LOCK}
+            ).scalar_one()
+        )
+        connection.commit()
+        try:
+            yield held
+        finally:
+            if held:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MINING_LOCK})
+                connection.commit()
 
 
 def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:

@@ -36,6 +36,14 @@ HELLO_TIMEOUT_SECONDS = 10.0
 """A WebSocket that has not said hello by then is closed: the page says it as soon as it opens,
 so only a socket left idle waits that long (``fichaflow serve --hello-timeout``)."""
 
+MINE_EVERY_SECONDS = 6 * 3600
+"""``fichaflow serve`` mines its partidas for problemas this often by default (``--mine-problemas-
+every``): a partida whose players allow it becomes problemas within hours, at the cost of one
+short low-priority process a few times a day."""
+
+MINE_EVERY_MAX_SECONDS = 30 * 24 * 3600
+"""The longest interval ``--mine-problemas-every`` takes (30 days)."""
+
 WEBSOCKETS_PER_ADDRESS = 32
 """WebSockets one address may hold open at once: a family's phones and tabs behind one router,
 with room to spare (``fichaflow serve --ws-per-address``)."""
@@ -140,6 +148,9 @@ class Settings:
     """With an address (``http://10.0.0.20:8000``, where this server's peers reach it), this
     server is one of a cluster: what concerns a mesa another server holds is passed on to that
     one (``server/relay.py``), so a balancer may send any client to any server."""
+    mine_every: float = 0
+    """Seconds between two runs of the problemas miner on this server's partidas (0: none;
+    ``fichaflow serve`` gives :data:`MINE_EVERY_SECONDS`); see ``server/miner.py``."""
     """A mesa nobody has been connected to for this long (and where nothing is under way) leaves
     memory; it comes back from the database when someone asks for it."""
 
