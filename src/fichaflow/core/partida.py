@@ -6,6 +6,10 @@ table, bot matches, record replays): they feed it deals (or the seeds deals come
 and read from it whose turn it is, who leads each hand (the first hand's sorteo included, drawn
 from that hand's seed), when a hand ends (it is scored at once) and when somebody has reached the
 target (with zapato and chancleta).
+
+A partida played by time learns that time is up through :meth:`Partida.call_time`, an event a
+record stores like a move: from then on the partida ends when the hand in play ends (at once, when
+no hand is in play), the higher score winning (:func:`time_winner`); a tie plays one more hand.
 """
 
 from __future__ import annotations
@@ -105,6 +109,10 @@ class Partida:
         self.sorteo: SorteoDraw | None = None
         """The sorteo that chose the first hand's leader, when it was drawn from the hand's seed:
         the winner and every round of tiles turned up (for the table to show)."""
+        self.time_up: tuple[int, int] | None = None
+        """Where time was called (:meth:`call_time`), as a record writes it: ``(hand, moves)``,
+        the hand in play (or the last one ended, between hands) and how many of its written
+        moves had been made; None while time is not up."""
 
     @property
     def over(self) -> bool:
@@ -198,7 +206,30 @@ class Partida:
         return played
 
     def _winner(self, last: HandScore) -> int | None:
-        return target_winner(self.rules.target, self.scores, last.winner)
+        winner = target_winner(self.rules.target, self.scores, last.winner)
+        if winner is None and self.time_up is not None:
+            winner = time_winner(self.scores)
+        return winner
+
+    def call_time(self) -> tuple[int, int]:
+        """Time is up (a partida played by time): the hand in play is finished and then the
+        higher score wins; between hands the partida ends at once unless the scores are tied; a
+        tie plays one more hand (and another, until a side is ahead). Returns where the call
+        came, as :attr:`time_up` keeps it."""
+        if self.over:
+            raise RecordError("record.time_after_partida", winner=self.winner)
+        if self.time_up is not None:
+            raise RecordError("record.time_twice", hand=self.time_up[0])
+        if self.current is not None:
+            where = (len(self.played) + 1, written_moves(self.current))
+        elif self.played:
+            where = (len(self.played), written_moves(self.played[-1].hand))
+        else:
+            where = (0, 0)
+        self.time_up = where
+        if self.current is None and self.played:
+            self.winner = time_winner(self.scores)
+        return where
 
     def hands_scored(self, team: int) -> int:
         """In how many hands ``team`` added points (bonuses included)."""
@@ -233,6 +264,20 @@ def target_winner(target: int, scores: Sequence[int], hand_winner: int | None) -
     if len(leaders) == 1:
         return leaders[0]
     return hand_winner if hand_winner in leaders else None
+
+
+def time_winner(scores: Sequence[int]) -> int | None:
+    """The side that wins a partida by time once time is up and no hand is in play: the one
+    with the higher score; None when the highest score is shared (one more hand is played).
+    The one rule for every table played by time, online or kept in the anotador."""
+    best = max(scores)
+    leaders = [t for t, s in enumerate(scores) if s == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def written_moves(hand: Hand) -> int:
+    """How many moves of ``hand`` a record writes (its draws are left out)."""
+    return sum(1 for t in hand.history if not t.move.is_draw)
 
 
 def losing_sides(teams: int, winner: int | None) -> tuple[int, ...]:

@@ -19,7 +19,7 @@ from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
 from fichaflow.core.tiles import bits, name, parse
 
-RECORD_KEYS: Final = ("rules", "players", "hands", "meta")
+RECORD_KEYS: Final = ("rules", "players", "hands", "time_up", "meta")
 HAND_KEYS: Final = ("deal", "stock", "leader", "moves", "seed", "commitment")
 
 
@@ -39,6 +39,9 @@ class Record:
     hands: tuple[HandRecord, ...]
     players: tuple[str, ...] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    time_up: tuple[int, int] | None = None
+    """Where time was called in a partida played by time: ``(hand, moves)``, after that many
+    written moves of that hand (all of them: after the hand ended)."""
 
 
 def loads(text: str | bytes) -> Record:
@@ -119,7 +122,25 @@ def parse_record(data: object) -> Record:
         hands.append(HandRecord(deal, tuple(moves), leader, extra))
     meta = data.get("meta", {})
     _shape(isinstance(meta, dict), "meta debe ser un objeto")
-    return Record(rules, tuple(hands), tuple(players) if players else None, meta)
+    time_up = _time_up(data.get("time_up"), hands)
+    return Record(rules, tuple(hands), tuple(players) if players else None, meta, time_up)
+
+
+def _time_up(raw: object, hands: list[HandRecord]) -> tuple[int, int] | None:
+    """``time_up``, checked against the hands written: a hand among them (0 before the first)
+    and a count of its moves."""
+    if raw is None:
+        return None
+    what = "time_up debe ser un objeto con hand y moves"
+    _shape(isinstance(raw, dict) and set(raw) == {"hand", "moves"}, what)
+    assert isinstance(raw, dict)
+    hand, moves = raw["hand"], raw["moves"]
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in (hand, moves))
+    _shape(whole, what)
+    written = len(hands[hand - 1].moves) if 1 <= hand <= len(hands) else 0
+    if not (0 <= hand <= len(hands) and 0 <= moves <= written):
+        raise RecordError("record.time_where", hand=hand, moves=moves)
+    return hand, moves
 
 
 def draw_until_playable(hand: Hand) -> None:
@@ -143,12 +164,16 @@ def _check_turn(hand: Hand, move: Move) -> None:
 def replay(record: Record) -> Partida:
     """Replay a record through the engine; the first problem raises with hand and move number."""
     partida = Partida(record.rules, record.players)
+    if record.time_up == (0, 0):
+        partida.call_time()
     for number, hand_record in enumerate(record.hands, 1):
         try:
             hand = partida.start_hand(hand_record.deal, hand_record.leader)
         except FichaFlowError as exc:
             raise exc.at(number) from None
         for move_number, token in enumerate(hand_record.moves, 1):
+            if record.time_up == (number, move_number - 1):
+                partida.call_time()
             if partida.current is None:
                 raise RecordError("record.moves_after_end").at(number, move_number)
             try:
@@ -160,6 +185,11 @@ def replay(record: Record) -> Partida:
                 raise exc.at(number, move_number) from None
         if partida.current is not None:
             raise RecordError("record.hand_incomplete").at(number, len(hand_record.moves) + 1)
+        if record.time_up == (number, len(hand_record.moves)) and partida.time_up is None:
+            try:
+                partida.call_time()
+            except FichaFlowError as exc:
+                raise exc.at(number) from None
     return partida
 
 
@@ -179,6 +209,8 @@ def dump(partida: Partida, meta: Mapping[str, Any] | None = None) -> dict[str, A
     if partida.players is not None:
         out["players"] = list(partida.players)
     out["hands"] = [hand_dump(p.deal, p.hand) for p in partida.played]
+    if partida.time_up is not None and partida.time_up[0] <= len(partida.played):
+        out["time_up"] = {"hand": partida.time_up[0], "moves": partida.time_up[1]}
     if meta:
         out["meta"] = dict(meta)
     return out

@@ -28,6 +28,7 @@ from fastapi.responses import JSONResponse
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.names import LABEL_MAX, NAME_MAX
+from fichaflow.core.partida import time_winner
 from fichaflow.core.tiles import bits, name
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
@@ -365,12 +366,13 @@ class TorneoService:
     @staticmethod
     def sheet_over(torneo: model.Torneo, now: dict[str, Any]) -> bool:
         """Whether a sheet's partida is finished as this torneo counts it: to the target, its
-        winner reached it; by time, the sheet has lines and the score is not tied (the
-        scorekeeper plays one more hand on a tie)."""
+        winner reached it; by time, the sheet has lines and a side is ahead (the scorekeeper
+        plays one more hand on a tie): the rule an online table's partida ends by when time is
+        called (``core.partida.time_winner``)."""
         if torneo.settings.length is model.Length.TARGET:
             return bool(now["over"])
-        a, b = now["totals"]
-        return int(now["lines"]) > 0 and a != b
+        totals = [int(t) for t in now["totals"]]
+        return int(now["lines"]) > 0 and time_winner(totals) is not None
 
     async def final_score(self, torneo: model.Torneo, sheet: store.Sheet) -> tuple[int, int]:
         """The sheet's final score, refused while its partida is not over."""
