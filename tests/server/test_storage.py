@@ -180,3 +180,48 @@ def test_a_commit_without_the_lease_or_behind_the_database_writes_nothing(tmp_pa
     storage.release_leases(engine, "server-1", {"a": 1})
     assert storage.take_mesa(engine, "a", "server-2", 30) is not None  # free again: token 2
     engine.dispose()
+
+
+@pytest.mark.parametrize("call_at", [0, 1, 7, 25, 60])
+def test_a_time_call_committed_is_replayed_where_it_came(tmp_path: Path, call_at: int) -> None:
+    """A mesa played by time: its partida's start and the time call are stored, and the mesa
+    rebuilt from the database has the same clock, the call at the same place and the same end
+    (the call ``call_at`` steps into the partida: inside a hand, or between two)."""
+    rng = random.Random(call_at)
+    engine = make_engine(f"sqlite:///{tmp_path / 'time.sqlite3'}")
+    migrate(engine)
+    rules = Rules.make("venezuela", target=500)
+    options = MesaOptions(time_minutes=40, parados=False)
+    mesa, _host, _, changes = Mesa.create("mesa", rules, options, [None, *BOTS], "Ana", 0)
+    storage.commit(engine, changes)
+    storage.commit(engine, mesa.start())
+    steps = 0
+    while mesa.playing:
+        if steps == call_at:
+            _result, called = mesa.call_time()
+            storage.commit(engine, called)
+            snapshot = storage.load_mesa(engine, "mesa")
+            assert snapshot is not None
+            back = Mesa.restore(snapshot)
+            assert mesa.partida is not None and back.partida is not None
+            assert back.partida.time_up == mesa.partida.time_up is not None
+            assert back.time_ends is not None and mesa.time_ends is not None
+            assert abs(back.time_ends - mesa.time_ends) < 1
+            same_mesa(mesa, back)
+        steps += 1
+        if mesa.status == "hand_over":
+            storage.commit(engine, mesa.deal_hand(new_seed()))
+        else:
+            hand = mesa.hand
+            assert hand is not None
+            _result, played = mesa.play(hand.turn, rng.choice(hand.legal_moves()))
+            storage.commit(engine, played)
+    assert mesa.partida is not None and mesa.partida.time_up is not None
+    snapshot = storage.load_mesa(engine, "mesa")
+    assert snapshot is not None
+    back = Mesa.restore(snapshot)
+    same_mesa(mesa, back)
+    assert back.status == "partida_over" and back.partida is not None
+    assert back.partida.winner == mesa.partida.winner
+    assert max(mesa.partida.scores) < rules.target
+    engine.dispose()

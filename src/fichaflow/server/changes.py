@@ -83,6 +83,19 @@ class NewPartida:
     number: int
     rules: dict[str, Any]
     players: list[str]
+    started: float | None = None
+    """When it started, Unix time in milliseconds (None: when it is committed): the clock of a
+    partida played by time runs from it."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallTime:
+    """Time is up in a partida played by time: where the call came, as the record writes it."""
+
+    mesa: str
+    partida: int
+    hand: int
+    moves: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +137,7 @@ Change = (
     | SetSeat
     | NewPartida
     | EndPartida
+    | CallTime
     | NewHand
     | NewMove
 )
@@ -151,6 +165,10 @@ class PartidaSnapshot:
     number: int
     rules: dict[str, Any]
     players: list[str]
+    started: float | None = None
+    """When it started, Unix time in milliseconds."""
+    time_up: tuple[int, int] | None = None
+    """Where time was called (``Partida.time_up``), if it was."""
 
 
 @dataclass(frozen=True, slots=True)

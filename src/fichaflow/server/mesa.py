@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -130,6 +131,8 @@ class Mesa:
         self.partida_number = 0
         self.hands: list[HandInfo] = []
         self.ready: set[int] = set()
+        self.started: float | None = None
+        """When the current partida started (Unix time in milliseconds, as stored)."""
         self._last: _Taken | None = None  # the last snapshot, and what it was taken of
 
     @classmethod
@@ -193,6 +196,15 @@ class Mesa:
         if self.partida.over:
             return "partida_over"
         return "hand_over" if self.partida.to_deal else "playing"
+
+    @property
+    def time_ends(self) -> float | None:
+        """When time is up in the current partida (Unix time in milliseconds), if the mesa
+        plays by time (``options.time_minutes``) and a partida is under way; None otherwise."""
+        minutes = self.options.time_minutes
+        if minutes is None or self.partida is None or self.started is None:
+            return None
+        return self.started + minutes * 60_000
 
     def bot_to_move(self) -> str | None:
         """The bot whose turn it is, if a bot is to move."""
@@ -350,8 +362,9 @@ class Mesa:
         self.partida = Partida(self.rules, players)
         self.partida_number += 1
         self.hands = []
+        self.started = time.time() * 1000
         out: list[ch.Change] = [
-            ch.NewPartida(self.code, self.partida_number, self.rules.dump(), players)
+            ch.NewPartida(self.code, self.partida_number, self.rules.dump(), players, self.started)
         ]
         return out + self.deal_next_hand()
 
@@ -407,16 +420,38 @@ class Mesa:
         notation, change = self._write(seat, move, timed_out)
         played = partida.play(move)
         out: list[ch.Change] = [change, *self._forced_draws(seat if timed_out else None)]
+        rotation, seated, more = self._ended()
+        return MoveResult(seat, notation, timed_out, played, rotation, seated), out + more
+
+    def _ended(
+        self,
+    ) -> tuple[tuple[tuple[int, int | None, int | None], ...], tuple[Chair, ...], list[ch.Change]]:
+        """When the partida has just ended: the rotation of the parados, each seat's chair as
+        it ended (who played it) and what to commit; nothing while it goes on."""
+        partida = self.partida
+        if partida is None or not partida.over:
+            return (), (), []
+        assert partida.winner is not None
+        seated = tuple(Chair(c.person, c.bot) for c in self.chairs)
+        out: list[ch.Change] = [ch.EndPartida(self.code, self.partida_number, partida.winner)]
         rotation: tuple[tuple[int, int | None, int | None], ...] = ()
-        seated: tuple[Chair, ...] = ()
-        if partida.over:
-            assert partida.winner is not None
-            seated = tuple(Chair(c.person, c.bot) for c in self.chairs)
-            out.append(ch.EndPartida(self.code, self.partida_number, partida.winner))
-            if self.options.parados:
-                rotation, more = self.rotate(partida.losers)
-                out += more
-        return MoveResult(seat, notation, timed_out, played, rotation, seated), out
+        if self.options.parados:
+            rotation, more = self.rotate(partida.losers)
+            out += more
+        return rotation, seated, out
+
+    def call_time(self) -> tuple[MoveResult, list[ch.Change]]:
+        """Time is up in the partida under way (``Partida.call_time``): the hand in play is
+        finished, or, between hands, the partida ends at once unless the scores are tied. The
+        result's ``seated`` is set when the partida ended with the call (its ``seat`` is -1:
+        nobody moved)."""
+        partida = self.partida
+        if partida is None or partida.over:
+            raise FichaFlowError("server.no_partida")
+        hand, moves = partida.call_time()
+        out: list[ch.Change] = [ch.CallTime(self.code, self.partida_number, hand, moves)]
+        rotation, seated, more = self._ended()
+        return MoveResult(-1, "", False, None, rotation, seated), out + more
 
     def _write(self, seat: int, move: Move, timed_out: bool) -> tuple[str, ch.Change]:
         """The notation of ``move`` (before it is made: a play's end depends on the line) and
@@ -473,11 +508,22 @@ class Mesa:
                 ch.PersonSnapshot(p.id, p.name, p.token_hash, p.is_host, queue.get(p.id), p.account)
                 for p in self.people.values()
             )
-        if last is not None and last.key[2] is self.partida:
+        if (
+            last is not None
+            and last.key[2] is self.partida
+            and last.snap.partida is not None
+            and last.snap.partida.time_up == self.partida.time_up
+        ):
             partida = last.snap.partida
         elif self.partida is not None:
             players = list(self.partida.players or ())
-            partida = ch.PartidaSnapshot(self.partida_number, self.partida.rules.dump(), players)
+            partida = ch.PartidaSnapshot(
+                self.partida_number,
+                self.partida.rules.dump(),
+                players,
+                self.started,
+                self.partida.time_up,
+            )
         else:
             partida = None
         n = len(self.hands)
@@ -530,16 +576,26 @@ class Mesa:
             rules = Rules.load(snap.partida.rules)
             mesa.partida = Partida(rules, snap.partida.players)
             mesa.partida_number = snap.partida.number
+            mesa.started = snap.partida.started
+            called = snap.partida.time_up
+            if called == (0, 0):
+                mesa.partida.call_time()
             for hand in snap.hands:
                 mesa.deal_hand(hand.seed, hand.leader)
+                written = 0
                 for notation in hand.moves:
                     current = mesa.partida.current
                     assert current is not None
                     move = current.parse(notation, draws=True)
+                    if called == (hand.number, written) and mesa.partida.time_up is None:
+                        mesa.partida.call_time()
                     if not move.is_draw:
                         draw_until_playable(current)  # logs written before draws were stored
+                        written += 1
                     mesa.partida.play(move)
                     mesa.hands[-1].moves.append(notation)
+                if called == (hand.number, written) and mesa.partida.time_up is None:
+                    mesa.partida.call_time()
         return mesa
 
     def rotate(

@@ -79,6 +79,8 @@ class PartidaRow(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    time_up: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """Where time was called in a partida played by time: ``{"hand": …, "moves": …}``."""
 
 
 class HandRow(Base):

@@ -65,6 +65,10 @@ class MesaOptions(Strict):
     rated: bool = False
     """The partidas count for the players' ratings: a partida starts only when every person
     at the mesa's chairs joined signed in (bots play at their fixed ratings)."""
+    time_minutes: float | None = Field(default=None, gt=0, le=600)
+    """Partida por tiempo (a torneo's by-time round sets it): this long after a partida
+    started, the server calls time (``Partida.call_time``): the hand in play is finished and the
+    higher score wins; a tie plays one more hand. Off: the partida plays to the rules' target."""
 
 
 class CreateMesa(Strict):

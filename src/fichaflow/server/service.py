@@ -1029,13 +1029,15 @@ class TableService:
         self._broadcast_hand_start(room)
 
     def _after(self, room: Room) -> None:
-        """After each accepted action: wake the bot whose turn it is, set the turn timer."""
+        """After each accepted action: wake the bot whose turn it is, set the turn timer (and
+        the clock of a partida played by time)."""
         mesa = room.mesa
         for name in ("bot", "timer", "auto_pass"):
             task = room.tasks.pop(name, None)
             if task is not None:
                 task.cancel()
         room.deadline = None
+        self._set_clock(room)
         hand = mesa.hand
         if hand is None:
             self._maybe_next_hand(room)
@@ -1054,6 +1056,55 @@ class TableService:
             self._spawn(
                 room, "timer", self._bot_turn(room, mesa.version, timeout_bot, seconds, True)
             )
+
+    def _set_clock(self, room: Room) -> None:
+        """A mesa that plays by time: until time is called, a task waits for the partida's
+        time to be up. Its end is derived from the partida's stored start, so that a restarted
+        server (or the one that takes the mesa over) calls time when the first would have."""
+        mesa = room.mesa
+        ends = mesa.time_ends
+        partida = mesa.partida
+        if ends is None or partida is None or partida.over or partida.time_up is not None:
+            task = room.tasks.pop("clock", None)
+            if task is not None:
+                task.cancel()
+            return
+        running = room.tasks.get("clock")
+        if running is not None and not running.done():
+            return
+        wait = max(ends / 1000 - time.time(), room.backoff())
+        self._spawn(room, "clock", self._clock(room, mesa.partida_number, wait))
+
+    async def _clock(self, room: Room, number: int, wait: float) -> None:
+        await asyncio.sleep(wait)
+        async with room.lock:
+            mesa = room.mesa
+            partida = mesa.partida
+            if room.unloaded or mesa.partida_number != number or partida is None:
+                return
+            if partida.over or partida.time_up is not None:
+                return
+            room.tasks.pop("clock", None)
+            with _retried_later():
+                await self._call_time(room)
+
+    async def _call_time(self, room: Room) -> None:
+        """Time is up: the call committed, everybody told (the «Tiempo» notice is in the mesa's
+        clock); a partida that ends with it (between hands, not tied) ends as after a move."""
+        mesa = room.mesa
+        result, changes = mesa.call_time()
+        await self._commit(room, changes)
+        self._after(room)
+        ratings = None
+        if result.seated and self.partida_ended is not None:
+            self._spawn(room, "ended", self.partida_ended(mesa.code, mesa.partida_number))
+        if result.seated and self.partida_played is not None:
+            ratings = await self._partida_played(mesa, result)
+        if result.seated:
+            message = wire.json_text(wire.partida_end(mesa, result, ratings))
+            for conn in room.connections:
+                conn.tell(message)
+        self._broadcast_mesa(room)
 
     def _spawn(self, room: Room, name: str, work: Coroutine[Any, Any, None]) -> None:
         old = room.tasks.pop(name, None)

@@ -128,11 +128,18 @@ def write(connection: Connection, change: ch.Change) -> None:
         case ch.SetSeat(mesa, seat, person, bot):
             connection.execute(delete(SeatRow).where(SeatRow.mesa == mesa, SeatRow.seat == seat))
             connection.execute(insert(SeatRow).values(mesa=mesa, seat=seat, person=person, bot=bot))
-        case ch.NewPartida(mesa, number, rules, players):
+        case ch.NewPartida(mesa, number, rules, players, started):
+            at = _now() if started is None else datetime.fromtimestamp(started / 1000, UTC)
             connection.execute(
                 insert(PartidaRow).values(
-                    mesa=mesa, number=number, rules=rules, players=players, started_at=_now()
+                    mesa=mesa, number=number, rules=rules, players=players, started_at=at
                 )
+            )
+        case ch.CallTime(mesa, partida, hand, moves):
+            connection.execute(
+                update(PartidaRow)
+                .where(PartidaRow.mesa == mesa, PartidaRow.number == partida)
+                .values(time_up={"hand": hand, "moves": moves})
             )
         case ch.EndPartida(mesa, number, winner):
             connection.execute(
@@ -378,7 +385,17 @@ def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch
     partida_snap = None
     hands: list[ch.HandSnapshot] = []
     if row is not None:
-        partida_snap = ch.PartidaSnapshot(row.number, row.rules, list(row.players))
+        started = row.started_at
+        if started.tzinfo is None:  # SQLite gives the stored time back without its zone
+            started = started.replace(tzinfo=UTC)
+        called = row.time_up
+        partida_snap = ch.PartidaSnapshot(
+            row.number,
+            row.rules,
+            list(row.players),
+            started.timestamp() * 1000,
+            None if called is None else (int(called["hand"]), int(called["moves"])),
+        )
         hand_rows = connection.execute(
             select(HandRow)
             .where(HandRow.mesa == code, HandRow.partida == row.number)

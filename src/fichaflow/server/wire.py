@@ -60,6 +60,14 @@ class SeatState(TypedDict):
     """The person at the chair joined with their account (a rated mesa needs it of all)."""
 
 
+class Clock(TypedDict):
+    """A partida played by time: when its time is up (Unix time in milliseconds) and whether
+    time has been called."""
+
+    ends_at: float
+    time_up: bool
+
+
 class MesaState(TypedDict):
     """Everything public about a mesa (the protocol's **Mesa**)."""
 
@@ -74,6 +82,8 @@ class MesaState(TypedDict):
     status: MesaStatus
     partida: int | None
     turn_deadline: float | None
+    clock: Clock | None
+    """The partida's clock at a mesa that plays by time; None otherwise."""
     seq: int
     mirones: list[str | None]
     """The first ``MIRONES_SHOWN`` of those watching: names first, null for each anonymous one."""
@@ -175,12 +185,19 @@ class SeededHand(RecordHand):
     commitment: str
 
 
+class TimeUp(TypedDict):
+    hand: int
+    moves: int
+
+
 class PartidaRecord(TypedDict):
     """A partida's record (``docs/records.md``), each hand with its seed and commitment."""
 
     rules: JsonObject
     players: NotRequired[list[str]]
     hands: list[SeededHand]
+    time_up: TimeUp | None
+    """Where time was called in a partida played by time (``docs/records.md``); null else."""
     meta: NotRequired[JsonObject]
 
 
@@ -397,10 +414,18 @@ def mesa_state(
         "status": mesa.status,
         "partida": mesa.partida_number or None,
         "turn_deadline": deadline,
+        "clock": clock_of(mesa),
         "seq": mesa.version,
         "mirones": mirones[0],
         "mirones_count": mirones[1],
     }
+
+
+def clock_of(mesa: Mesa) -> Clock | None:
+    ends = mesa.time_ends
+    if ends is None or mesa.partida is None:
+        return None
+    return {"ends_at": ends, "time_up": mesa.partida.time_up is not None}
 
 
 def hand_header(mesa: Mesa, info: HandInfo) -> HandHeader:
@@ -506,6 +531,7 @@ def record(mesa: Mesa) -> PartidaRecord:
     for hand, info in zip(out["hands"], mesa.hands, strict=False):
         hands.append({**_record_hand(hand), "seed": info.seed, "commitment": info.commitment})
     out["hands"] = hands
+    out.setdefault("time_up", None)
     return cast(PartidaRecord, out)
 
 
