@@ -97,12 +97,17 @@ def calm_garbage_collector() -> None:
 
 
 async def torneo_mesa(
-    service: TableService, rules: dict[str, Any], names: list[str], base_url: str
+    service: TableService,
+    rules: dict[str, Any],
+    names: list[str],
+    base_url: str,
+    minutes: float | None = None,
 ) -> dict[str, Any]:
     """A torneo table's game mesa: the torneo's rules, its host the organizer, each seat taken
     by its player (a token each), nobody rotating in; full, its partida starts at once (the
-    «Jugar ya» option: people fill every chair), and waits for its players to come."""
-    options = MesaOptions(parados=False, quick_seconds=QUICK_MAX_SECONDS)
+    «Jugar ya» option: people fill every chair), and waits for its players to come. In a torneo
+    by time, the mesa calls time ``minutes`` after its partida started."""
+    options = MesaOptions(parados=False, quick_seconds=QUICK_MAX_SECONDS, time_minutes=minutes)
     made = await service.create(
         CreateMesa(rules=rules, options=options, name=torneos.HOST_NAME), base_url
     )

@@ -63,6 +63,9 @@ MAX_ENTRANTS: Final = 5000
 MAX_DEALS: Final = 40
 MAX_POINTS: Final = 10_000
 MAX_MINUTES: Final = 600
+MIN_MINUTES: Final = 0.05
+"""The shortest partida by time: three seconds (a fraction of a minute is allowed, for a
+demonstration or a test; a real torneo gives whole minutes)."""
 MAX_TEXT: Final = 200
 
 Side = tuple[int, ...]
@@ -83,7 +86,8 @@ class Settings:
     rules: Rules
     format: Format = Format.PAIRS
     length: Length = Length.TARGET
-    minutes: int | None = None
+    minutes: float | None = None
+    """With ``length`` time: how long each partida lasts (whole minutes, or a fraction)."""
     rounds: int = 5
     system: System = System.SWISS
     duplicate_deals: int = 0
@@ -212,6 +216,16 @@ def _whole(value: object, what: str, low: int, high: int) -> int:
     return value
 
 
+def _minutes(value: object) -> float:
+    """A by-time partida's minutes: a number from ``MIN_MINUTES`` to ``MAX_MINUTES`` (kept a
+    whole number when it is one)."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if not ok or not MIN_MINUTES <= value <= MAX_MINUTES:  # type: ignore[operator]
+        raise fail("torneo.bad_minutes", low=MIN_MINUTES, high=MAX_MINUTES)
+    assert isinstance(value, int | float)
+    return int(value) if float(value).is_integer() else float(value)
+
+
 def _choice(kind: type[E], value: object, what: str) -> E:
     try:
         if not isinstance(value, str):
@@ -256,7 +270,7 @@ def settings_from(data: Mapping[str, Any]) -> Settings:
     length = _choice(Length, data.get("length", "target"), "length")
     minutes = None
     if length is Length.TIME:
-        minutes = _whole(data.get("minutes"), "minutes", 1, MAX_MINUTES)
+        minutes = _minutes(data.get("minutes"))
     elif data.get("minutes") is not None:
         raise fail("torneo.minutes_without_time")
     default_system = "rotation" if fmt is Format.INDIVIDUAL else "swiss"

@@ -94,8 +94,9 @@ log = logging.getLogger(__name__)
 AccountOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
 """The signed-in player behind a request (account id and name), or None: the accounts' word,
 handed in by ``app.py`` (only a request with the session's CSRF token counts)."""
-MakeMesa = Callable[[dict[str, Any], list[str], str], Awaitable[dict[str, Any]]]
-"""(rules, each seat's name, the links' base) -> the game mesa made with those people seated:
+MakeMesa = Callable[[dict[str, Any], list[str], str, float | None], Awaitable[dict[str, Any]]]
+"""(rules, each seat's name, the links' base, the minutes of a partida by time or None) -> the
+game mesa made with those people seated:
 ``{"code", "join_url", "host": token, "seats": [a token per seat]}`` (``app.py`` makes it
 with the game's own create and join, so the game knows nothing of torneos)."""
 RecordOf = Callable[[str, int], Awaitable[Any]]
@@ -518,7 +519,8 @@ class TorneoService:
         if kept is not None:
             raise FichaFlowError("torneo.sheet_exists", round=round_number, table=number)
         rules = torneo.settings.rules.dump()
-        mesa = await self.make_mesa(rules, seat_names(torneo, table), base_url)
+        minutes = torneo.settings.minutes if torneo.settings.length is model.Length.TIME else None
+        mesa = await self.make_mesa(rules, seat_names(torneo, table), base_url, minutes)
         tokens = {"host": mesa["host"], "seats": mesa["seats"], "join_url": mesa["join_url"]}
         online = store.OnlineTable(mesa["code"], stored.code, round_number, number, tokens)
         try:
