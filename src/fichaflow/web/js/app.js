@@ -17,7 +17,7 @@ import { draftFrom, fullOptions, rulesBody, rulesEditor, rulesProblem } from './
 import * as session from './session.js';
 import { mesaBody, sheetBody, summaryDialogParts } from './summary.js';
 import {
-  connectionBanner, layoutTable, movesByTile, perspective, renderTable, sideNames, statusText,
+  connectionBanner, layoutTable, movesByTile, perspective, renderTable, sideNames, statusText, timeLeft,
 } from './table.js';
 import { tileDefs } from './tiles.js';
 import { considerAutoPass, personalSettings } from './settings.js';
@@ -787,6 +787,9 @@ function updateClocks() {
   const deadline = state.mesa?.turn_deadline;
   for (const clock of document.querySelectorAll('[data-clock]')) {
     clock.textContent = deadline ? ` · ${Math.max(0, Math.ceil((deadline - Date.now()) / 1000))} s` : '';
+  }
+  for (const clock of document.querySelectorAll('[data-partida-clock]')) {
+    clock.textContent = timeLeft(Number(clock.dataset.partidaClock));
   }
 }
 

@@ -69,7 +69,27 @@ function scoreboard(app) {
     h('span', { class: 'score-points', dataset: { side: i } }, String(scores[i] ?? 0)))),
     h('div', { class: 'score target' },
       h('span', { class: 'score-side' }, t('score.target')),
-      h('span', { class: 'score-points' }, String(target))));
+      h('span', { class: 'score-points' }, String(target))),
+    partidaClock(app.state.mesa.clock));
+}
+
+// A partida played by time: the time left, and «Tiempo» once it is called (the hand in play is
+// finished, then the higher score wins). The seconds are kept up by app.js's updateClocks.
+function partidaClock(clock) {
+  if (!clock) return null;
+  if (clock.time_up) {
+    return h('div', { class: 'score time time-up', role: 'status' },
+      h('span', { class: 'score-side' }, t('score.time_up')),
+      h('span', { class: 'score-points' }, t('score.time_up_note')));
+  }
+  return h('div', { class: 'score time' },
+    h('span', { class: 'score-side' }, t('score.time')),
+    h('span', { class: 'score-points', dataset: { partidaClock: String(clock.ends_at) } }, timeLeft(clock.ends_at)));
+}
+
+export function timeLeft(endsAt) {
+  const seconds = Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
 function passesOf(history, seat) {
