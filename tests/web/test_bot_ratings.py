@@ -1,5 +1,5 @@
 """The waiting room says how strong each bot is, on the people's scale, for the mesa's mode:
-«gallo · el más fuerte de la mesa · ≈ 1305 puntos» at a parejas mesa, its mano a mano figure
+«gallo · el más fuerte de la mesa · ≈ 1275 puntos» at a parejas mesa, its mano a mano figure
 at a mano a mano one (docs/ratings.md)."""
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ games were played in.
 Games of one group (one deal played in every seating) are not independent, so the interval of
 each rating comes from resampling whole groups (a bootstrap), as every duplicate figure in this
 project counts a deal's games as one unit.
+
+:func:`ratings_of` is the whole procedure, from the games ``ratings/bots.json`` keeps to the
+ratings it ships: a pure function, so the shipped ratings are refitted from the shipped file.
 """
 
 from __future__ import annotations
@@ -135,3 +138,46 @@ def fit_with_intervals(
         high = ordered[round(0.975 * (len(ordered) - 1))]
         out[bot] = Fitted(shown(mu), shown(low), shown(high), counts[bot])
     return out
+
+
+RESAMPLES = 200
+"""Bootstrap resamples behind each shipped interval."""
+
+
+def game_of(a: str, b: str, text: str) -> Game:
+    """A game of the duel of bots ``a`` and ``b`` as the calibration file writes it: each side's
+    seats by bot (``A`` or ``B``), sides split by ``|``, then ``>`` and the winner, e.g.
+    ``AA|BB>B`` (parejas), ``A|B>A`` (mano a mano), ``A|B|A>A`` (de a tres)."""
+    names = {"A": a, "B": b}
+    seats, _, winner = text.partition(">")
+    return Game(tuple(tuple(names[s] for s in side) for side in seats.split("|")), names[winner])
+
+
+def groups_by_mode(played: Sequence[dict[str, list[list[str]]]]) -> dict[str, list[list[Game]]]:
+    """The file's games (a list per plan entry of ``"mode:a:b"`` → groups → games), mode by mode,
+    in the plan's order: the order the bootstrap draws its groups in."""
+    out: dict[str, list[list[Game]]] = {}
+    for entry in played:
+        for duel, groups in entry.items():
+            mode, a, b = duel.split(":")
+            out.setdefault(mode, []).extend([game_of(a, b, g) for g in games] for games in groups)
+    return out
+
+
+def ratings_of(
+    played: Sequence[dict[str, list[list[str]]]],
+    pinned: str,
+    pinned_at: int,
+    resamples: int = RESAMPLES,
+) -> dict[str, dict[str, dict[str, int]]]:
+    """The shipped ratings, from the shipped games and nothing else: per mode, each bot's rating,
+    its interval and its partidas, weakest first. Deterministic (the bootstrap is seeded by the
+    number of groups), so refitting the shipped games gives the shipped ratings exactly."""
+    modes = {}
+    for mode, groups in groups_by_mode(played).items():
+        fitted = fit_with_intervals(groups, pinned, pinned_at, resamples, seed=len(groups))
+        modes[mode] = {
+            bot: {"rating": f.rating, "low": f.low, "high": f.high, "partidas": f.games}
+            for bot, f in sorted(fitted.items(), key=lambda item: item[1].rating)
+        }
+    return modes
