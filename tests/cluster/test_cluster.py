@@ -339,11 +339,17 @@ def test_de_a_tres_with_the_monton_across_two_nodes(cluster: Cluster, tmp_path: 
     assert contiguous(moves)
     draws = [m for m in moves if m[2] == "draw"]
     assert draws, "nobody drew from the montón in a whole partida de a tres"
-    told_draws = sum(
-        m["type"] in ("move", "hand_end") and m["move"]["move"] == "draw"
-        for m in game["clients"][1].log
-    )
-    assert 0 < told_draws <= len(draws)
+
+    def told_draws(client: Client) -> int:
+        return sum(
+            m["type"] in ("move", "hand_end") and m["move"]["move"] == "draw" for m in client.log
+        )
+
+    # A draw the person chooses is announced to everybody, the mirón on the other node too; a
+    # bot's draws are forced and go with the move before them (the views' counts show them), so
+    # whether any is announced depends on the person's hands: not asserted.
+    person, miron = game["clients"][0], game["clients"][1]
+    assert told_draws(miron) == told_draws(person) <= len(draws)
     checked = 0
     for client in game["clients"]:
         for message in client.log:
