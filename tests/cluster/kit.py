@@ -108,6 +108,19 @@ def alive(pid: int) -> bool:
     return "State:\tZ" not in status
 
 
+def outliving(pids: set[int], seconds: float) -> list[int]:
+    """Those of ``pids`` still alive after up to ``seconds`` (their server is gone), each then
+    killed, so that the machine is left clean even when the test fails on them."""
+    deadline = time.monotonic() + seconds
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [p for p in pids if alive(p)]
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return left
+
+
 class WorkerProcess:
     """``fichaflow worker`` with its own log file."""
 

@@ -4,14 +4,13 @@ writes to."""
 
 from __future__ import annotations
 
-import os
 import signal
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from tests.cluster.kit import outliving
 from tests.review.records import LAST_TILES
 from tests.server.kit import ServerProcess
 
@@ -50,11 +49,6 @@ def test_a_server_leaves_no_worker_behind(tmp_path: Path, stop: signal.Signals) 
     assert len(workers) >= 2, "the server started fewer worker processes than its two pools"
     server.process.send_signal(stop)
     server.process.wait(20)
-    deadline = time.monotonic() + 20
-    while any(alive(p) for p in workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    left = [p for p in workers if alive(p)]
-    for pid in left:  # leave the machine clean even when the test fails
-        os.kill(pid, signal.SIGKILL)
+    left = outliving(workers, 20)
     assert not left, f"workers outlived their server: {left}"
     server.stop()

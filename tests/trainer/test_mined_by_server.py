@@ -17,7 +17,7 @@ from sqlalchemy import Engine, create_engine, text
 
 from fichaflow.cli.server_partidas import MINING_LOCK
 from tests.cli.clikit import fichaflow
-from tests.cluster.kit import alive, descendants, wait_for
+from tests.cluster.kit import alive, descendants, outliving, wait_for
 from tests.server.kit import POSTGRES_ENV, TEST_SEED, ServerProcess, postgres_database
 from tests.trainer.test_mined import marked, play_partida, player, puzzles_of, served
 
@@ -81,12 +81,7 @@ def test_a_mining_run_does_not_outlive_its_server(tmp_path: Path, stop: signal.S
                 assert server.process is not None
                 server.process.send_signal(stop)
                 server.process.wait(30)
-                deadline = time.monotonic() + 15
-                while any(alive(p) for p in running) and time.monotonic() < deadline:
-                    time.sleep(0.2)
-                left = [p for p in running if alive(p)]
-                for pid in left:  # leave the machine clean even when the test fails
-                    os.kill(pid, signal.SIGKILL)
+                left = outliving(running, 15)
                 connection.rollback()
             assert not left, f"a mining run outlived its server: {left}"
         finally:
