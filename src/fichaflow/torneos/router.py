@@ -393,6 +393,22 @@ class TorneoService:
             raise FichaFlowError("torneo.no_sheet", round=round_number, table=number)
         return sheet
 
+    async def _still_free(
+        self, stored: store.Stored, torneo: model.Torneo, round_number: int, number: int
+    ) -> None:
+        """Refuse a table that has a result, an online mesa or an anotador sheet already: each
+        way of playing a table excludes the others."""
+        if (round_number, number) in torneo.results():
+            raise FichaFlowError("torneo.already_entered", round=round_number, table=number)
+        made = await self.storage.run(store.mesas_of, self.storage.engine, stored.code)
+        if any((m.round, m.table) == (round_number, number) for m in made):
+            raise FichaFlowError("torneo.mesa_exists", round=round_number, table=number)
+        kept = await self.storage.run(
+            store.sheet_of, self.storage.engine, stored.code, round_number, number
+        )
+        if kept is not None:
+            raise FichaFlowError("torneo.sheet_exists", round=round_number, table=number)
+
     async def physical_table(self, code: str, round_number: int, number: int) -> store.Sheet:
         """An anotador sheet bound to a table of the torneo: the torneo's rules, the pairing's
         players in their seats and the pairs' names; each side gets its own confirmation code.
@@ -404,16 +420,7 @@ class TorneoService:
         table = torneo.round(round_number).table(number)
         if torneo.settings.duplicate:
             raise FichaFlowError("torneo.sheet_duplicate")
-        if (round_number, number) in torneo.results():
-            raise FichaFlowError("torneo.already_entered", round=round_number, table=number)
-        made = await self.storage.run(store.mesas_of, self.storage.engine, stored.code)
-        if any((m.round, m.table) == (round_number, number) for m in made):
-            raise FichaFlowError("torneo.mesa_exists", round=round_number, table=number)
-        had = await self.storage.run(
-            store.sheet_of, self.storage.engine, stored.code, round_number, number
-        )
-        if had is not None:
-            raise FichaFlowError("torneo.sheet_exists", round=round_number, table=number)
+        await self._still_free(stored, torneo, round_number, number)
         given = await self.make_sheet(sheet_setup(torneo, round_number, table))
         codes = {"a": side_code(), "b": side_code()}
         while codes["b"] == codes["a"]:
@@ -508,16 +515,7 @@ class TorneoService:
             raise FichaFlowError("torneo.no_game")
         stored, torneo = await self.organizer(code)
         table = torneo.round(round_number).table(number)
-        if (round_number, number) in torneo.results():
-            raise FichaFlowError("torneo.already_entered", round=round_number, table=number)
-        made = await self.storage.run(store.mesas_of, self.storage.engine, stored.code)
-        if any((m.round, m.table) == (round_number, number) for m in made):
-            raise FichaFlowError("torneo.mesa_exists", round=round_number, table=number)
-        kept = await self.storage.run(
-            store.sheet_of, self.storage.engine, stored.code, round_number, number
-        )
-        if kept is not None:
-            raise FichaFlowError("torneo.sheet_exists", round=round_number, table=number)
+        await self._still_free(stored, torneo, round_number, number)
         rules = torneo.settings.rules.dump()
         minutes = torneo.settings.minutes if torneo.settings.length is model.Length.TIME else None
         mesa = await self.make_mesa(rules, seat_names(torneo, table), base_url, minutes)
