@@ -73,10 +73,13 @@ class Player:
 
     # -- acting -----------------------------------------------------------------------------
 
-    def act(self, end_for_choice: str | None = None, draw: bool = True) -> str | None:
+    def act(
+        self, end_for_choice: str | None = None, draw: bool = True, say_paso: bool = True
+    ) -> str | None:
         """One thing a person would do now, if there is anything to do: choose a lit end, say
-        paso, draw one tile (unless ``draw`` is False: the caller draws), or tap a marked tile
-        (preferring one that fits both ends, to make the page ask). Returns what was done."""
+        paso (unless ``say_paso`` is False: the caller watches who passes), draw one tile (unless
+        ``draw`` is False: the caller draws), or tap a marked tile (preferring one that fits both
+        ends, to make the page ask). Returns what was done."""
         page = self.page
         if self.summary_open():
             return None
@@ -85,6 +88,8 @@ class Player:
             return self._choose_end(end_for_choice)
         pass_button = page.locator(".action-pass")
         if pass_button.count() and pass_button.is_enabled():
+            if not say_paso:
+                return None
             assert self.playable() == [], "Paso is offered while a tile is marked playable"
             before = self._progress()
             pass_button.click()

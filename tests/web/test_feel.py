@@ -294,7 +294,7 @@ def test_a_tile_dragged_with_a_finger_is_played(web_server: ServerProcess, brows
 
 def _until_only_pass(me: Player, timeout: float = 120) -> None:
     """Play this seat's turns (through the hands' ends) until its turn holds nothing but «Paso»;
-    the pass itself is left alone."""
+    the pass itself is left alone, even when that turn comes between the look and the act."""
     page = me.page
     deadline = time.monotonic() + timeout
     while True:
@@ -304,7 +304,7 @@ def _until_only_pass(me: Player, timeout: float = 120) -> None:
             continue
         if page.locator(".my-turn .action-pass").count():
             return
-        if me.act() is None:
+        if me.act(say_paso=False) is None:
             page.wait_for_timeout(40)
 
 
