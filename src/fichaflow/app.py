@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -20,12 +20,14 @@ from typing import Any, Final
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy.engine import Connection
 from starlette.middleware.gzip import GZipMiddleware
 
 from fichaflow import i18n
 from fichaflow.accounts import players
 from fichaflow.accounts import router as accounts
 from fichaflow.anotador import router as anotador
+from fichaflow.anotador import store as anotador_store
 from fichaflow.anotador.router import AnotadorService
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
@@ -136,6 +138,16 @@ async def sheet_score(notes: AnotadorService, code: str) -> dict[str, Any]:
     return {"totals": list(sheet.totals), "over": sheet.over, "lines": len(sheet.lines)}
 
 
+def rename_on_sheet(
+    renamed: set[str], connection: Connection, code: str, names: Mapping[str, str]
+) -> None:
+    """A torneo table's anotador sheet renames its people ``names`` in the caller's transaction
+    (an account's deletion); ``code`` goes into ``renamed``, the sheets that then leave this
+    server's memory."""
+    anotador_store.rename(connection, code, names)
+    renamed.add(code)
+
+
 def create_app(settings: Settings) -> FastAPI:
     storage = Storage(
         settings.database_url, settings.sqlite_synchronous, settings.node, settings.lease_seconds
@@ -223,13 +235,24 @@ def create_app(settings: Settings) -> FastAPI:
         one to know of a new version."""
         return worker.answer(request.headers, "text/javascript")
 
-    seated: set[str] = set()  # mesas a deletion renamed in its transaction, to leave memory
+    notes = anotador.install(app, storage, limits)  # its page is web/anotador/
+    # The game mesas and the anotador sheets a deletion renamed in its transaction (a torneo's
+    # tables, which seat people by name), to leave this server's memory once it is committed.
+    seated: set[str] = set()
+    sheets: set[str] = set()
+
+    async def forget_everywhere(people: list[tuple[str, int]]) -> None:
+        await forget_people(service, people, renamed=seated)
+        renamed = set(sheets)
+        sheets.difference_update(renamed)
+        await notes.forget_rooms(renamed)
+
     people = accounts.install(  # its page is web/cuenta/
         app,
         storage,
         limits,
         partial(person_of, service),
-        partial(forget_people, service, renamed=seated),
+        forget_everywhere,
         service.set_account,
         # Each service's rows of an account: in its export, and gone with it when deleted.
         forget_rows=(
@@ -237,7 +260,10 @@ def create_app(settings: Settings) -> FastAPI:
             trainer_mined.forget,
             talk.forget,
             partial(
-                torneos_store.forget, deleted=DELETED_NAME, rename_at=partial(rename_seated, seated)
+                torneos_store.forget,
+                deleted=DELETED_NAME,
+                rename_at=partial(rename_seated, seated),
+                rename_sheet=partial(rename_on_sheet, sheets),
             ),
         ),
         export_rows=(trainer_store.exported, talk.exported, torneos_store.exported),
@@ -253,7 +279,6 @@ def create_app(settings: Settings) -> FastAPI:
     service.partida_played = partial(storage.run, players.record_partida, storage.engine)
     service.ratings_of = partial(storage.run, players.shown_ratings, storage.engine)
     players.install(app, storage, service.record)  # its page is web/jugadores/
-    notes = anotador.install(app, storage, limits)  # its page is web/anotador/
     # A torneo's table played online is a game mesa with its players seated (the torneos never
     # import the game): made here by the game's create and join, its result told at its end.
     # A physical table's sheet is an anotador mesa, its result read from the anotador.

@@ -8,10 +8,13 @@ a line of the log like a manual result's."""
 from __future__ import annotations
 
 import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from fichaflow.anotador.router import WATCH_WAIT
 from fichaflow.torneo import model
 from fichaflow.torneo.check import check
 from tests.accounts.kit import Player, fresh_name
@@ -249,3 +252,63 @@ def test_an_online_table_seats_its_players_and_enters_its_own_result(
     assert fixed.status_code == 200 and len(fixed.json()["audit"]) == 1
     done = post(server, f"{code}/rounds/1/tables/1/mesa")
     assert done.status_code == 409 and error_code(done) == "torneo.already_entered"
+
+
+def test_a_deleted_account_leaves_its_name_on_no_anotador_sheet(server: ServerProcess) -> None:
+    """The pair a signed-in player registered plays its table on paper, kept on an anotador
+    sheet bound to the table: once the account is deleted, the sheet (to write, to watch, its
+    exports) names «jugador borrado» where it named the player, its lines and totals stay, the
+    mirón waiting for news hears of it at once, and the scorekeeper goes on writing."""
+    spec = {"name": "Parejas en papel", "rules": "venezuela", "rounds": 2}
+    made = create(server, {**spec, "entrants": ["A y B", "C y D", "E y F"]})
+    code, public = made["code"], made["public"]
+    player = Player(server)
+    name = fresh_name("Ana")
+    player.sign_up(name)
+    headers = {"X-CSRF-Token": player.csrf or ""}
+    joined = player.http.post(
+        f"/api/torneos/public/{public}/entrants", json={"partner": "Óscar"}, headers=headers
+    )
+    assert joined.status_code == 201, joined.text
+    paired = post(server, f"{code}/rounds")
+    assert paired.status_code == 201, paired.text
+    [table] = [t for t in paired.json()["round"]["tables"] if 4 in (*t["a"], *t["b"])]
+    bound = post(server, f"{code}/rounds/1/tables/{table['table']}/sheet")
+    assert bound.status_code == 201, bound.text
+    [sheet] = [s for s in bound.json()["sheets"] if s["table"] == table["table"]]
+    writer = f"{server.url}/api/anotador/mesas/{sheet['sheet']}"
+    tranque = {"type": "hand", "end": "tranque", "seat": 0, "pips": [3, 9, 4, 12], "leader": 0}
+    line = httpx.post(f"{writer}/actions", json={"key": "linea-uno-1", "action": tranque})
+    assert line.status_code == 200, line.text
+    before = httpx.get(writer, timeout=30).json()
+    assert name in before["state"]["partida"]["players"]
+    assert f"{name} y Óscar" in before["state"]["partida"]["sides"]
+
+    # A mirón waits for the sheet's next change while the account is deleted.
+    watch = f"{server.url}/api/anotador/watch/{sheet['watch']}"
+    with ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(httpx.get, watch, params={"after": before["version"]}, timeout=60)
+        time.sleep(1)  # the mirón's request is in and waiting
+        deleted_at = time.monotonic()
+        player.took(player.delete("/me"))
+        player.close()
+        heard = waiting.result().json()
+        # Answered with the new name when it was given, not after the wait for news ran out.
+        assert time.monotonic() - deleted_at < WATCH_WAIT / 2
+    assert heard["state"]["partida"]["players"] == [
+        "jugador borrado" if p == name else p for p in before["state"]["partida"]["players"]
+    ]
+    after = httpx.get(writer, timeout=30).json()
+    assert after["state"]["partida"]["players"] == heard["state"]["partida"]["players"]
+    assert "jugador borrado y Óscar" in after["state"]["partida"]["sides"]
+    assert after["state"]["partida"]["totals"] == before["state"]["partida"]["totals"]
+    assert name not in str(after) and name not in str(heard)
+    for fmt in ("csv", "json", "html"):
+        exported = httpx.get(f"{server.url}/api/anotador/export/{sheet['watch']}/1.{fmt}")
+        assert exported.status_code == 200 and "jugador borrado" in exported.text
+        assert name not in exported.text
+    # The sheet replays as before: the scorekeeper's next line goes on from the same totals.
+    more = httpx.post(f"{writer}/actions", json={"key": "linea-dos-2", "action": tranque})
+    assert more.status_code == 200, more.text
+    totals = more.json()["state"]["partida"]["totals"]
+    assert totals[0] > after["state"]["partida"]["totals"][0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
@@ -112,6 +113,20 @@ class AnotadorService:
                 raise
             await self.room(watch=code)  # raises mesa_not_found again when it is neither
             raise FichaFlowError("anotador.read_only") from None
+
+    async def forget_rooms(self, codes: Collection[str]) -> None:
+        """The mesas ``codes`` leave this process's memory, the database being ahead of it (a
+        deletion renamed people on them): the next request reads them again, and the mirones
+        waiting for news are answered now, with the sheet as stored."""
+        for code in codes:
+            room = self.rooms.get(code)
+            if room is None:
+                continue
+            async with room.lock:
+                if self.rooms.get(code) is room:
+                    del self.rooms[code]
+                    self.watchers.pop(room.watch, None)
+                room.changed.set()
 
     async def first_partida(self, code: str) -> PartidaSheet:
         """The first partida of the mesa whose writing code is ``code``, as the database has it

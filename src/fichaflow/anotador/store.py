@@ -8,9 +8,10 @@ the shared database and are created by its migrations (:mod:`fichaflow.storage`)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import (
     JSON,
@@ -22,12 +23,15 @@ from sqlalchemy import (
     UniqueConstraint,
     insert,
     select,
+    update,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.anotador.entries import Action, Change, dump_change, load_change
 from fichaflow.anotador.mesa import MesaSetup
+from fichaflow.core.names import NAME_MAX
 from fichaflow.storage import Base
 
 CODE_LENGTH = 32
@@ -101,6 +105,54 @@ def insert_action(engine: Engine, code: str, number: int, key: str, change: Chan
             )
     except IntegrityError:
         raise DuplicateKey(key) from None
+
+
+NAMED: Final = ("players", "queue", "teams")
+"""The parts of a mesa's setup that hold names: the seated, the waiting, the sides."""
+
+
+def rename(connection: Connection, code: str, names: Mapping[str, str]) -> None:
+    """On the mesa whose writing code is ``code``, each name in ``names`` becomes its value,
+    in the caller's transaction: in the setup (seats, queue, sides) and in every queue the log
+    set, so the sheet replays as before with the new names (a deleted account's, which a
+    torneo's table seated by name). A new name some other person on the sheet has already is
+    numbered, «jugador borrado (2)», since a sheet seats nobody twice."""
+    setup = connection.execute(
+        select(AnotadorMesaRow.setup).where(AnotadorMesaRow.code == code)
+    ).scalar()
+    if setup is None:
+        return
+    logged = connection.execute(
+        select(AnotadorActionRow.number, AnotadorActionRow.change).where(
+            AnotadorActionRow.mesa == code
+        )
+    ).all()
+    queues = [(number, change) for number, change in logged if change.get("type") == "queue"]
+    everyone = [*setup.get("players", []), *setup.get("queue", [])]
+    everyone += [name for _, change in queues for name in change.get("queue", [])]
+    kept = {name.casefold() for name in everyone if name not in names}
+    final = {}
+    for old, new in names.items():
+        shown, number = new, 1
+        while shown.casefold() in kept:
+            number += 1
+            shown = f"{new[: NAME_MAX - 4].strip()} ({number})"
+        final[old] = shown
+        kept.add(shown.casefold())
+    renamed = {k: [final.get(n, n) for n in setup[k]] if k in setup else None for k in NAMED}
+    connection.execute(
+        update(AnotadorMesaRow)
+        .where(AnotadorMesaRow.code == code)
+        .values(setup={**setup, **{k: v for k, v in renamed.items() if v is not None}})
+    )
+    for number, change in queues:
+        queue = [final.get(n, n) for n in change.get("queue", [])]
+        if queue != change.get("queue"):
+            connection.execute(
+                update(AnotadorActionRow)
+                .where(AnotadorActionRow.mesa == code, AnotadorActionRow.number == number)
+                .values(change={**change, "queue": queue})
+            )
 
 
 def load(engine: Engine, code: str | None = None, watch: str | None = None) -> StoredMesa | None:

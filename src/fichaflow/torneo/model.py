@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, TypeVar
@@ -134,6 +134,35 @@ class Table:
 
     def side_of(self, entrant: int) -> str | None:
         return "a" if entrant in self.a else "b" if entrant in self.b else None
+
+
+def seat_names(entrant: Callable[[int], Entrant], table: Table) -> list[str]:
+    """Who sits at each seat of ``table`` (side a at 0 and 2, b at 1 and 3), the entrants looked
+    up by ``entrant``: a pair's own players when it named them, else the pair's name (the game
+    numbers chairs that share a name); a chair's name is at most a person's length."""
+    names = []
+    for seat in range(4):
+        side = table.a if seat % 2 == 0 else table.b
+        half = 0 if seat < 2 else 1
+        if len(side) == 2:
+            names.append(entrant(side[half]).name)
+            continue
+        one = entrant(side[0])
+        names.append(one.players[half] if one.players else one.name)
+    return [n[:NAME_MAX].strip() for n in names]
+
+
+def sheet_names(entrant: Callable[[int], Entrant], table: Table) -> list[str]:
+    """The seats' names for an anotador sheet, which seats nobody twice: a name that repeats an
+    earlier seat's (a pair that gave no players' names, two players called the same) gets its
+    seat's number, «Ana y Beto (3)»."""
+    out: list[str] = []
+    for seat, given in enumerate(seat_names(entrant, table)):
+        shown = given
+        if any(given.casefold() == other.casefold() for other in out):
+            shown = f"{given[: NAME_MAX - 4].strip()} ({seat + 1})"
+        out.append(shown)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from fastapi.responses import JSONResponse
 
 from fichaflow import i18n
 from fichaflow.core.errors import FichaFlowError
-from fichaflow.core.names import LABEL_MAX, NAME_MAX
+from fichaflow.core.names import LABEL_MAX
 from fichaflow.core.partida import time_winner
 from fichaflow.core.tiles import bits, name
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
@@ -120,35 +120,6 @@ def player_path(public: str, entrant: int, key: str) -> str:
     return f"/torneo/jugador.html?p={public}&e={entrant}&k={key}"
 
 
-def seat_names(torneo: model.Torneo, table: model.Table) -> list[str]:
-    """Who sits at each seat of ``table`` (side a at 0 and 2, b at 1 and 3): a pair's own
-    players when it named them, else the pair's name (the game numbers chairs that share a
-    name); a chair's name is at most a person's length."""
-    names = []
-    for seat in range(4):
-        side = table.a if seat % 2 == 0 else table.b
-        half = 0 if seat < 2 else 1
-        if len(side) == 2:
-            names.append(torneo.entrant(side[half]).name)
-            continue
-        entrant = torneo.entrant(side[0])
-        names.append(entrant.players[half] if entrant.players else entrant.name)
-    return [n[:NAME_MAX].strip() for n in names]
-
-
-def sheet_names(torneo: model.Torneo, table: model.Table) -> list[str]:
-    """The seats' names for an anotador sheet, which seats nobody twice: a name that repeats an
-    earlier seat's (a pair that gave no players' names, two players called the same) gets its
-    seat's number, «Ana y Beto (3)»."""
-    out: list[str] = []
-    for seat, given in enumerate(seat_names(torneo, table)):
-        shown = given
-        if any(given.casefold() == other.casefold() for other in out):
-            shown = f"{given[: NAME_MAX - 4].strip()} ({seat + 1})"
-        out.append(shown)
-    return out
-
-
 def sheet_setup(torneo: model.Torneo, round_number: int, table: model.Table) -> dict[str, Any]:
     """The anotador mesa of a physical table: the torneo's rules, its players in their seats
     (side a at 0 and 2, b at 1 and 3: the anotador's first pair and second), the pairs' names
@@ -157,7 +128,7 @@ def sheet_setup(torneo: model.Torneo, round_number: int, table: model.Table) -> 
     setup: dict[str, Any] = {
         "name": label[:LABEL_MAX].strip(),
         "rules": torneo.settings.rules.dump(),
-        "players": sheet_names(torneo, table),
+        "players": model.sheet_names(torneo.entrant, table),
     }
     if torneo.settings.format is model.Format.PAIRS:
         setup["teams"] = [torneo.entrant(table.a[0]).name, torneo.entrant(table.b[0]).name]
@@ -518,7 +489,8 @@ class TorneoService:
         await self._still_free(stored, torneo, round_number, number)
         rules = torneo.settings.rules.dump()
         minutes = torneo.settings.minutes if torneo.settings.length is model.Length.TIME else None
-        mesa = await self.make_mesa(rules, seat_names(torneo, table), base_url, minutes)
+        names = model.seat_names(torneo.entrant, table)
+        mesa = await self.make_mesa(rules, names, base_url, minutes)
         tokens = {"host": mesa["host"], "seats": mesa["seats"], "join_url": mesa["join_url"]}
         online = store.OnlineTable(mesa["code"], stored.code, round_number, number, tokens)
         try:
@@ -794,7 +766,7 @@ def build_router(
                         "table": m.table,
                         "mesa": m.mesa,
                         "seat": seat,
-                        "name": seat_names(torneo, table)[seat],
+                        "name": model.seat_names(torneo.entrant, table)[seat],
                         "token": m.tokens["seats"][seat],
                     }
                 )

@@ -9,7 +9,7 @@ both write: the second one's transaction changes nothing and it tries again from
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -33,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.storage import Base
+from fichaflow.torneo import model
 
 CODE_LENGTH = 32
 
@@ -297,14 +298,24 @@ RenameAt = Callable[[Connection, str, str, str], None]
 name), handed in by ``app.py``: the torneos do not import the game."""
 
 
+RenameSheet = Callable[[Connection, str, Mapping[str, str]], None]
+"""The anotador's renaming of names on one of its sheets (writing code, old name -> new name),
+handed in by ``app.py``: the torneos do not import the anotador."""
+
+
 def forget(
-    connection: Connection, account: str, deleted: str, rename_at: RenameAt | None = None
+    connection: Connection,
+    account: str,
+    deleted: str,
+    rename_at: RenameAt | None = None,
+    rename_sheet: RenameSheet | None = None,
 ) -> None:
     """A deleted account's registrations: each entrant it registered keeps its place and its
     results in the torneo, but the account's name becomes ``deleted`` (the game's «jugador
     borrado»), in the record, in the records of the online partidas its log keeps and, through
-    ``rename_at``, at the game's mesas of its online tables; the link between the account and
-    the entrant goes."""
+    ``rename_at``, at the game's mesas of its online tables and, through ``rename_sheet``, on
+    the anotador sheets of its physical tables; the link between the account and the entrant
+    goes."""
     links = connection.execute(
         select(AccountRow.torneo, AccountRow.entrant).where(AccountRow.account == account)
     ).all()
@@ -316,6 +327,7 @@ def forget(
             continue
         head = dict(row.record)
         head["entrants"] = [dict(e) for e in head.get("entrants", [])]
+        before = _entrants(head)
         renamed = _renamed(head, int(number), deleted)
         if renamed is None:
             continue
@@ -337,6 +349,8 @@ def forget(
         for mesa, round_number, table in mesas:
             if rename_at is not None and (round_number, table) in sat:
                 rename_at(connection, mesa, old, new)
+        if rename_sheet is not None:
+            _rename_sheets(connection, code, head, before, int(number), sat, rename_sheet)
         lines = connection.execute(
             select(TorneoResultRow.number, TorneoResultRow.line).where(
                 TorneoResultRow.torneo == code
@@ -353,6 +367,47 @@ def forget(
                 .values(line={**line, "record": {**record, "players": players}})
             )
     connection.execute(delete(AccountRow).where(AccountRow.account == account))
+
+
+def _entrants(head: dict[str, Any]) -> dict[int, model.Entrant]:
+    """The record's entrants by number, as far as the seats' names need them."""
+    return {
+        int(e["id"]): model.Entrant(int(e["id"]), e["name"], tuple(e.get("players") or ()))
+        for e in head.get("entrants", [])
+    }
+
+
+def _rename_sheets(
+    connection: Connection,
+    code: str,
+    head: dict[str, Any],
+    before: dict[int, model.Entrant],
+    number: int,
+    sat: set[tuple[int, int]],
+    rename_sheet: RenameSheet,
+) -> None:
+    """On the anotador sheet of each physical table where entrant ``number`` sat (``sat``), the
+    names its seats and its side had before the renaming (``before``) become the ones the
+    record (``head``) gives now: each seat's name as the sheet was made with it
+    (:func:`model.sheet_names`, a repeated name numbered by its seat) and the pair's name."""
+    after = _entrants(head)
+    renames = {before[number].name: after[number].name}
+    tables = {
+        (r["number"], t["table"]): model.Table(t["table"], tuple(t["a"]), tuple(t["b"]))
+        for r in head.get("rounds", [])
+        for t in r.get("tables", [])
+    }
+    sheets = connection.execute(
+        select(SheetRow.sheet, SheetRow.round, SheetRow.table).where(SheetRow.torneo == code)
+    ).all()
+    for sheet, round_number, table_number in sheets:
+        table = tables.get((round_number, table_number))
+        if table is None or (round_number, table_number) not in sat:
+            continue
+        was = model.sheet_names(before.__getitem__, table)
+        now = model.sheet_names(after.__getitem__, table)
+        seats = {old: new for old, new in zip(was, now, strict=True) if old != new}
+        rename_sheet(connection, sheet, {**renames, **seats})
 
 
 def exported(connection: Connection, account: str) -> dict[str, Any]:
