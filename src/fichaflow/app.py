@@ -235,7 +235,7 @@ def create_app(settings: Settings) -> FastAPI:
         one to know of a new version."""
         return worker.answer(request.headers, "text/javascript")
 
-    notes = anotador.install(app, storage, limits)  # its page is web/anotador/
+    notes = anotador.install(app, storage, limits, shared=bool(settings.redis_url))  # web/anotador/
     # The game mesas and the anotador sheets a deletion renamed in its transaction (a torneo's
     # tables, which seat people by name), to leave this server's memory once it is committed.
     seated: set[str] = set()

@@ -37,11 +37,17 @@ STATUS: Final = {
     "anotador.no_partida": 404,
     "anotador.read_only": 403,
     "anotador.key_reused": 409,
+    "anotador.busy": 409,
     "server.too_big_http": 413,
     "server.too_many": 429,
 }
 WATCH_WAIT: Final = 20.0
 """How long a mirón's request waits for news before answering "nothing new"."""
+ACT_TRIES: Final = 3
+"""How many times an action is tried on top of lines other server processes stored first."""
+SHARED_LOOK: Final = 1.0
+"""In a cluster, how often a waiting mirón's request looks at the database for lines another
+server stored (this server's own wake it at once)."""
 
 
 @dataclass(eq=False)
@@ -78,17 +84,38 @@ async def _body(request: Request) -> object:
 class AnotadorService:
     """Every mesa the anotador keeps, loaded from the database on first use."""
 
-    def __init__(self, storage: Database) -> None:
+    def __init__(self, storage: Database, shared: bool = False) -> None:
         self.storage = storage
+        self.shared = shared  # other servers write to the same database (a cluster)
         self.rooms: dict[str, Room] = {}
         self.watchers: dict[str, str] = {}  # read-only code -> code
 
-    def _room(self, stored: store.StoredMesa) -> Room:
+    def _room(self, stored: store.StoredMesa, replaced: Room | None = None) -> Room:
+        """The stored mesa, in memory from now on; the mirones waiting on the copy it
+        ``replaced`` (one another server's lines left behind) hear of the news."""
         keys = {key: i for i, key in enumerate(stored.keys)}
         state = replay(stored.mesa, stored.actions)
         room = Room(stored.code, stored.watch, stored.mesa, list(stored.actions), keys, state)
         self.rooms[room.code] = room
         self.watchers[room.watch] = room.code
+        if replaced is not None:
+            replaced.changed.set()
+        return room
+
+    async def news(self, watch: str, after: int) -> Room:
+        """The mesa mirones watch with ``watch``, once its log passes version ``after``, or as
+        it is after :data:`WATCH_WAIT` without news. In a cluster the lines may be stored by
+        another server: the database is looked at every :data:`SHARED_LOOK` meanwhile."""
+        room = await self.room(watch=watch)
+        deadline = asyncio.get_running_loop().time() + WATCH_WAIT
+        while room.version <= after:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                break
+            look = min(left, SHARED_LOOK) if self.shared else left
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.changed.wait(), look)
+            room = await self.room(watch=watch)
         return room
 
     async def room(self, code: str | None = None, watch: str | None = None) -> Room:
@@ -97,11 +124,21 @@ class AnotadorService:
             raise FichaFlowError("anotador.mesa_not_found", mesa=shown_code(asked))
         known = code if code is not None else self.watchers.get(watch or "")
         if known is not None and known in self.rooms:
-            return self.rooms[known]
+            room = self.rooms[known]
+            if not self.shared:
+                return room
+            stored_version = await self.storage.run(store.version, self.storage.engine, known)
+            if stored_version <= room.version:
+                return room
+            # Another server stored lines since this one read the mesa: read it again.
+            code, watch = known, None
         stored = await self.storage.run(store.load, self.storage.engine, code, watch)
         if stored is None:
             raise FichaFlowError("anotador.mesa_not_found", mesa=code or watch)
-        return self.rooms.get(stored.code) or self._room(stored)
+        cached = self.rooms.get(stored.code)
+        if cached is not None and cached.version >= len(stored.actions):
+            return cached
+        return self._room(stored, cached)
 
     async def writer_room(self, code: str) -> Room:
         """The mesa whose writing code is ``code``; a mirón's read-only code is refused as such
@@ -144,33 +181,39 @@ class AnotadorService:
 
     async def act(self, code: str, key: str, change: Change) -> tuple[Room, str, bool]:
         """Apply and store one action; returns the room, the action's id and whether the key
-        had been seen (then nothing new was stored)."""
-        room = await self.writer_room(code)
-        async with room.lock:
-            seen = room.keys.get(key)
-            if seen is not None:
-                if dump_change(room.actions[seen].change) != dump_change(change):
-                    raise FichaFlowError("anotador.key_reused", key=key)
-                return room, room.actions[seen].id, True
-            action = Action(str(room.version + 1), change)
-            state = replay(room.mesa, [*room.actions, action])  # refused: raises, no change
-            try:
-                await self.storage.run(
-                    store.insert_action, self.storage.engine, code, room.version + 1, key, change
-                )
-            except store.DuplicateKey:
-                # Another server process wrote first: take the database's word and answer again.
-                del self.rooms[code]
-                fresh = await self.room(code)
-                if key in fresh.keys:
-                    return fresh, fresh.actions[fresh.keys[key]].id, True
-                raise
-            room.actions.append(action)
-            room.keys[key] = len(room.actions) - 1
-            room.state = state
-            room.changed.set()
-            room.changed = asyncio.Event()
-            return room, action.id, False
+        had been seen (then nothing new was stored). When another server process stored a
+        line first, the action is checked again on top of the database's log."""
+        for _ in range(ACT_TRIES):
+            room = await self.writer_room(code)
+            async with room.lock:
+                seen = room.keys.get(key)
+                if seen is not None:
+                    if dump_change(room.actions[seen].change) != dump_change(change):
+                        raise FichaFlowError("anotador.key_reused", key=key)
+                    return room, room.actions[seen].id, True
+                action = Action(str(room.version + 1), change)
+                state = replay(room.mesa, [*room.actions, action])  # refused: raises, no change
+                try:
+                    await self.storage.run(
+                        store.insert_action,
+                        self.storage.engine,
+                        code,
+                        room.version + 1,
+                        key,
+                        change,
+                    )
+                except store.DuplicateKey:
+                    # Another process wrote first: the next try reads the database's log.
+                    if self.rooms.get(code) is room:
+                        del self.rooms[code]
+                    continue
+                room.actions.append(action)
+                room.keys[key] = len(room.actions) - 1
+                room.state = state
+                room.changed.set()
+                room.changed = asyncio.Event()
+                return room, action.id, False
+        raise FichaFlowError("anotador.busy")
 
 
 def _payload(room: Room, lang: str, writer: bool) -> dict[str, Any]:
@@ -225,15 +268,12 @@ def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
     @router.get("/watch/{watch}")
     async def watch_mesa(watch: str, request: Request) -> Any:
         """The sheet for mirones; with ``after=N``, waits until the log passes version N."""
-        room = await service.room(watch=watch)
         after = whole_number(request.query_params.get("after", ""))
-        if after is not None and room.version <= after:
-            event = room.changed
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), WATCH_WAIT)
+        if after is None:
             room = await service.room(watch=watch)
-        out = _payload(room, _lang(request), False)
-        return out
+        else:
+            room = await service.news(watch, after)
+        return _payload(room, _lang(request), False)
 
     @router.get("/export/{code}/{number}.{fmt}")
     async def export(code: str, number: int, fmt: str, request: Request) -> Any:
@@ -268,10 +308,13 @@ def build_router(service: AnotadorService, limits: HttpLimits) -> APIRouter:
     return router
 
 
-def install(app: FastAPI, storage: Database, limits: HttpLimits) -> AnotadorService:
+def install(
+    app: FastAPI, storage: Database, limits: HttpLimits, shared: bool = False
+) -> AnotadorService:
     """Add the anotador's endpoints to the server's app (before its static files); new mesas
-    count against the server's ``limits``."""
-    service = AnotadorService(storage)
+    count against the server's ``limits``; ``shared``: other servers of a cluster write to the
+    same database, so what this one holds in memory is checked against it."""
+    service = AnotadorService(storage, shared)
     app.include_router(build_router(service, limits))
     app.state.anotador = service
     return service

@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    func,
     insert,
     select,
     update,
@@ -153,6 +154,15 @@ def rename(connection: Connection, code: str, names: Mapping[str, str]) -> None:
                 .where(AnotadorActionRow.mesa == code, AnotadorActionRow.number == number)
                 .values(change={**change, "queue": queue})
             )
+
+
+def version(engine: Engine, code: str) -> int:
+    """How many actions the mesa's log holds as stored now (its sheet's version)."""
+    with engine.connect() as connection:
+        found = connection.execute(
+            select(func.max(AnotadorActionRow.number)).where(AnotadorActionRow.mesa == code)
+        ).scalar()
+        return int(found or 0)
 
 
 def load(engine: Engine, code: str | None = None, watch: str | None = None) -> StoredMesa | None:
