@@ -4,6 +4,7 @@ the view leaves nothing hidden, and flags a move that throws points away."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -244,3 +245,22 @@ def test_mid_hand_at_normal_solves_deals_exactly() -> None:
                     assert found.exact_samples >= MIN_SOLVED
                     checked += 1
     assert checked
+
+
+def test_too_few_deals_solved_early_in_a_hand_go_on_with_the_rescue_budget() -> None:
+    """At 6 tiles on the line a venezuela deal can take more than ``nodes`` to solve, and the
+    solving stops before :data:`MIN_SOLVED` deals, leaving the playouts alone (the Repaso's
+    largest error, ``bench/repaso_truth.py``): the rescue goes on with a deal's and a
+    decision's larger budgets, so enough deals are solved to correct the playouts, within
+    ``rescue_total``."""
+    normal = PRECISIONS["normal"]
+    subject = played("venezuela", 4, forced_first=False)
+    view = view_of(subject, replay_to(subject, 6))
+    assert len(view.line) == normal.exact_after
+    plain = evaluate(view, replace(normal, rescue_total=0))
+    rescued = evaluate(view, normal)
+    assert plain.exact_samples < MIN_SOLVED <= rescued.exact_samples
+    assert plain.nodes <= normal.exact_total + 1 < rescued.nodes <= normal.rescue_total + 1
+    # Solved deals correct the values: their uncertainty no longer counts the playouts' error.
+    assert all(m.points.se < PLAYOUT_ERROR for m in rescued.moves)
+    assert all(m.points.se >= PLAYOUT_ERROR for m in plain.moves)

@@ -117,8 +117,8 @@ def evaluate(
     view: SeatView, precision: Precision, seed: int = 0, exact_nodes: int | None = None
 ) -> Evaluation:
     """Weigh every candidate move of the seat to play in ``view``, from that view alone; the
-    exact solving of its deals may use ``exact_nodes`` (by default the precision's
-    ``exact_total``).
+    exact solving of its deals may use at most ``exact_nodes`` (what is left of the hand's; by
+    default the most the precision lets one decision use).
 
     Every deal is played out after each candidate, and once ``exact_after`` tiles are on the
     line (or nothing is left to guess) the first deals are also solved exactly, as many as the
@@ -147,8 +147,12 @@ def evaluate(
     solver = Solver(valuer, search.team)
     solving = None
     if len(view.line) >= precision.exact_after or nothing_hidden(view):
-        limit = precision.exact_total if exact_nodes is None else exact_nodes
-        solving = _DealByDeal(solver, precision.nodes, limit)
+        most = exact_nodes
+        if most is None:
+            most = max(precision.exact_total, precision.rescue_total)
+        limit = min(precision.exact_total, most)
+        rescue = min(precision.rescue_total, most)
+        solving = _DealByDeal(solver, precision.nodes, limit, precision.rescue_nodes, rescue)
     tantos = valuer.tantos
     deals: list[_Deal] = []
     for deal in search.deals(precision.samples, solving):
@@ -179,16 +183,24 @@ class _Deal:
 class _DealByDeal:
     """The Repaso's way of solving: the deals in the order dealt, each within a node budget of
     its own, all of them within ``limit``; the first deal that does not fit ends the solving (so
-    the solved deals stay a fair share of all the deals, not the easy ones). Each deal is played
-    out all the same (``__call__`` answers None), its exact values left in :attr:`last`. Late in
-    a hand many samples deal the same hidden hands (with nothing left to guess, all of them),
-    and a deal solved once is not solved again."""
+    the solved deals stay a fair share of all the deals, not the easy ones). When that happens
+    before :data:`MIN_SOLVED` deals are solved (early in a hand, where a deal can take more
+    than ``nodes``), the solving goes on, once, with ``rescue_nodes`` a deal within
+    ``rescue_limit``, the same deal first: too few solved deals leave the playouts alone, the
+    Repaso's largest error (``docs/benchmarks.md``). Each deal is played out all the same
+    (``__call__`` answers None), its exact values left in :attr:`last`. Late in a hand many
+    samples deal the same hidden hands (with nothing left to guess, all of them), and a deal
+    solved once is not solved again."""
 
-    def __init__(self, solver: Solver, nodes: int, limit: int) -> None:
+    def __init__(
+        self, solver: Solver, nodes: int, limit: int, rescue_nodes: int = 0, rescue_limit: int = 0
+    ) -> None:
         self.solver = solver
         self.nodes = nodes
         self.limit = limit
+        self.rescue = (rescue_nodes, rescue_limit) if rescue_limit > limit else None
         self.solved: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
+        self.count = 0  # deals given exact values so far, a deal dealt twice counted twice
         self.last: list[int] | None = None
         self.stopped = False
 
@@ -198,20 +210,30 @@ class _DealByDeal:
             return None
         key = (tuple(fast.hands), tuple(fast.stock[fast.stock_pos :]))
         found = self.solved.get(key)
-        solver = self.solver
         if found is None:
-            if solver.nodes >= self.limit:
+            found = self._solve(fast, codes)
+            if found is None:
                 self.stopped = True
                 return None
-            solver.reset_table(fast)
-            solver.budget = min(solver.nodes + self.nodes, self.limit)
-            try:
-                found = self.solved[key] = solver.move_values(fast, codes)
-            except OutOfNodes:
-                self.stopped = True
-                return None
+            self.solved[key] = found
         self.last = found
+        self.count += 1
         return None
+
+    def _solve(self, fast: FastHand, codes: list[int]) -> list[int] | None:
+        """The deal's exact values, or None past the budget (after the rescue, if due)."""
+        solver = self.solver
+        while True:
+            if solver.nodes < self.limit:
+                solver.reset_table(fast)
+                solver.budget = min(solver.nodes + self.nodes, self.limit)
+                try:
+                    return solver.move_values(fast, codes)
+                except OutOfNodes:
+                    pass
+            if self.rescue is None or self.count >= MIN_SOLVED:
+                return None
+            (self.nodes, self.limit), self.rescue = self.rescue, None
 
 
 MIN_SOLVED: Final = 30

@@ -195,8 +195,7 @@ def review_hand(
     exact_left = precision.exact_hand
     for index, turn in enumerate(subject.hand.history):
         if index in points:
-            limit = min(precision.exact_total, exact_left)
-            out.append(review_decision(subject, hand, turn.move, precision, seed, 0, limit))
+            out.append(review_decision(subject, hand, turn.move, precision, seed, 0, exact_left))
             exact_left -= out[-1].evaluation.nodes
             positions.append(hand.copy())
             if progress is not None:

@@ -21,7 +21,8 @@ class Precision:
     per move; once ``exact_after`` tiles are on the line (or nothing is left to guess) the first
     deals are also solved exactly, with at most ``nodes`` solver nodes for one deal,
     ``exact_total`` for the decision and ``exact_hand`` for the decisions of a whole hand (the
-    solving stops at the first deal past them), and their exact values correct the playouts'
+    solving stops at the first deal past them, unless too few are solved yet: then it goes on
+    once with the ``rescue_`` budgets), and their exact values correct the playouts'
     mean (see :func:`fichaflow.review.evaluate.evaluate`). ``normal`` solves from 6 tiles on
     the line: ``bench/repaso_truth.py`` measured playouts alone 7 tantos from an exact reference
     there (figures in ``docs/benchmarks.md``). The hindsight of a whole hand is solved from its
@@ -38,6 +39,11 @@ class Precision:
     exact_total: int
     exact_hand: int
     hindsight_nodes: int
+    rescue_nodes: int = 0
+    rescue_total: int = 0
+    """When the solving stops before 30 deals are solved (a deal past ``nodes``, early in a
+    hand), it goes on once with ``rescue_nodes`` a deal, the decision within ``rescue_total``
+    (0: never)."""
 
 
 PRECISIONS: Final[dict[str, Precision]] = {
@@ -46,7 +52,8 @@ PRECISIONS: Final[dict[str, Precision]] = {
         Precision("fast", samples=80, playouts=4, exact_after=14, nodes=4_000,
                   exact_total=150_000, exact_hand=300_000, hindsight_nodes=300_000),
         Precision("normal", samples=300, playouts=8, exact_after=6, nodes=40_000,
-                  exact_total=300_000, exact_hand=900_000, hindsight_nodes=3_000_000),
+                  exact_total=300_000, exact_hand=1_200_000, hindsight_nodes=3_000_000,
+                  rescue_nodes=120_000, rescue_total=600_000),
         Precision("deep", samples=1500, playouts=16, exact_after=5, nodes=100_000,
                   exact_total=20_000_000, exact_hand=60_000_000, hindsight_nodes=40_000_000),
     )
