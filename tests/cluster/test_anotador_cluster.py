@@ -60,7 +60,7 @@ def test_a_sheet_reads_and_writes_the_same_through_either_server(
     with ThreadPoolExecutor(1) as pool:
         url = f"{two.url}/api/anotador/watch/{watch}"
         waiting = pool.submit(httpx.get, url, params={"after": 0}, timeout=60)
-        time.sleep(1)  # the mirón's request is in and waiting
+        time.sleep(2)  # the mirón's request is in and waiting
         sent_at = time.monotonic()
         first = line(one, code)
         heard = waiting.result().json()

@@ -109,13 +109,9 @@ def test_a_signed_in_player_registers_with_their_account_once(server: ServerProc
     player.close()
 
 
-def test_a_deleted_account_leaves_its_name_in_no_torneo(server: ServerProcess) -> None:
-    """A signed-in player registered with their partner by the link: their account's export
-    lists the registration; once the account is deleted, the pair keeps its place, and its
-    results, but the account's name is «jugador borrado» in every view of the torneo, the
-    record and the standings, and in the record of their online table's partida at the game;
-    a new account of that name is no registration of it."""
-    spec = {"name": "Parejas del club", "rules": {"preset": "venezuela", "target": 10}, "rounds": 3}
+def signed_in_pair(server: ServerProcess, spec: dict[str, Any]) -> tuple[str, str, Player, str]:
+    """A torneo of pairs (``spec``, three pairs in) to which a signed-in player registers with
+    the partner «Óscar» by the public link, as the fourth: its codes, the player and their name."""
     made = create(server, {**spec, "entrants": ["A y B", "C y D", "E y F"]})
     code, public = made["code"], made["public"]
     player = Player(server)
@@ -126,6 +122,17 @@ def test_a_deleted_account_leaves_its_name_in_no_torneo(server: ServerProcess) -
     joined = player.http.post(path, json={"partner": "Óscar"}, headers=headers)
     assert joined.status_code == 201, joined.text
     assert joined.json()["entrant"]["players"] == [name, "Óscar"]
+    return code, public, player, name
+
+
+def test_a_deleted_account_leaves_its_name_in_no_torneo(server: ServerProcess) -> None:
+    """A signed-in player registered with their partner by the link: their account's export
+    lists the registration; once the account is deleted, the pair keeps its place, and its
+    results, but the account's name is «jugador borrado» in every view of the torneo, the
+    record and the standings, and in the record of their online table's partida at the game;
+    a new account of that name is no registration of it."""
+    spec = {"name": "Parejas del club", "rules": {"preset": "venezuela", "target": 10}, "rounds": 3}
+    code, public, player, name = signed_in_pair(server, spec)
     exported = player.took(player.get("/export"))
     assert exported["torneos"] == [
         {
@@ -260,16 +267,7 @@ def test_a_deleted_account_leaves_its_name_on_no_anotador_sheet(server: ServerPr
     exports) names «jugador borrado» where it named the player, its lines and totals stay, the
     mirón waiting for news hears of it at once, and the scorekeeper goes on writing."""
     spec = {"name": "Parejas en papel", "rules": "venezuela", "rounds": 2}
-    made = create(server, {**spec, "entrants": ["A y B", "C y D", "E y F"]})
-    code, public = made["code"], made["public"]
-    player = Player(server)
-    name = fresh_name("Ana")
-    player.sign_up(name)
-    headers = {"X-CSRF-Token": player.csrf or ""}
-    joined = player.http.post(
-        f"/api/torneos/public/{public}/entrants", json={"partner": "Óscar"}, headers=headers
-    )
-    assert joined.status_code == 201, joined.text
+    code, _public, player, name = signed_in_pair(server, spec)
     paired = post(server, f"{code}/rounds")
     assert paired.status_code == 201, paired.text
     [table] = [t for t in paired.json()["round"]["tables"] if 4 in (*t["a"], *t["b"])]
@@ -288,7 +286,7 @@ def test_a_deleted_account_leaves_its_name_on_no_anotador_sheet(server: ServerPr
     watch = f"{server.url}/api/anotador/watch/{sheet['watch']}"
     with ThreadPoolExecutor(1) as pool:
         waiting = pool.submit(httpx.get, watch, params={"after": before["version"]}, timeout=60)
-        time.sleep(1)  # the mirón's request is in and waiting
+        time.sleep(2)  # the mirón's request is in and waiting
         deleted_at = time.monotonic()
         player.took(player.delete("/me"))
         player.close()

@@ -9,7 +9,6 @@ Mirones follow the score with a read-only code and long polling. See ``docs/prot
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -113,9 +112,13 @@ class AnotadorService:
             if left <= 0:
                 break
             look = min(left, SHARED_LOOK) if self.shared else left
-            with contextlib.suppress(TimeoutError):
+            try:
                 await asyncio.wait_for(room.changed.wait(), look)
-            room = await self.room(watch=watch)
+            except TimeoutError:
+                room = await self.room(watch=watch)
+                continue
+            # News, or the sheet changed without a new line (people renamed): answer with it.
+            return await self.room(watch=watch)
         return room
 
     async def room(self, code: str | None = None, watch: str | None = None) -> Room:
