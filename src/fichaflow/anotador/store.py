@@ -140,11 +140,11 @@ def rename(connection: Connection, code: str, names: Mapping[str, str]) -> None:
             shown = f"{new[: NAME_MAX - 4].strip()} ({number})"
         final[old] = shown
         kept.add(shown.casefold())
-    renamed = {k: [final.get(n, n) for n in setup[k]] if k in setup else None for k in NAMED}
+    renamed = {k: [final.get(n, n) for n in setup[k]] for k in NAMED if k in setup}
     connection.execute(
         update(AnotadorMesaRow)
         .where(AnotadorMesaRow.code == code)
-        .values(setup={**setup, **{k: v for k, v in renamed.items() if v is not None}})
+        .values(setup={**setup, **renamed})
     )
     for number, change in queues:
         queue = [final.get(n, n) for n in change.get("queue", [])]

@@ -337,8 +337,8 @@ def forget(
             .where(TorneoRow.code == code)
             .values(record=head, version=row.version + 1)
         )
-        sat = {
-            (r["number"], t["table"])
+        sat = {  # the tables where the entrant sat, by (round, table)
+            (r["number"], t["table"]): model.Table(t["table"], tuple(t["a"]), tuple(t["b"]))
             for r in head.get("rounds", [])
             for t in r.get("tables", [])
             if number in (*t.get("a", []), *t.get("b", []))
@@ -350,7 +350,9 @@ def forget(
             if rename_at is not None and (round_number, table) in sat:
                 rename_at(connection, mesa, old, new)
         if rename_sheet is not None:
-            _rename_sheets(connection, code, head, before, int(number), sat, rename_sheet)
+            _rename_sheets(
+                connection, code, before, _entrants(head), int(number), sat, rename_sheet
+            )
         lines = connection.execute(
             select(TorneoResultRow.number, TorneoResultRow.line).where(
                 TorneoResultRow.torneo == code
@@ -380,29 +382,23 @@ def _entrants(head: dict[str, Any]) -> dict[int, model.Entrant]:
 def _rename_sheets(
     connection: Connection,
     code: str,
-    head: dict[str, Any],
     before: dict[int, model.Entrant],
+    after: dict[int, model.Entrant],
     number: int,
-    sat: set[tuple[int, int]],
+    sat: dict[tuple[int, int], model.Table],
     rename_sheet: RenameSheet,
 ) -> None:
     """On the anotador sheet of each physical table where entrant ``number`` sat (``sat``), the
-    names its seats and its side had before the renaming (``before``) become the ones the
-    record (``head``) gives now: each seat's name as the sheet was made with it
-    (:func:`model.sheet_names`, a repeated name numbered by its seat) and the pair's name."""
-    after = _entrants(head)
+    names its seats and its side had before the renaming (``before``) become the ones they have
+    now (``after``): each seat's name as the sheet was made with it (:func:`model.sheet_names`,
+    a repeated name numbered by its seat) and the pair's name."""
     renames = {before[number].name: after[number].name}
-    tables = {
-        (r["number"], t["table"]): model.Table(t["table"], tuple(t["a"]), tuple(t["b"]))
-        for r in head.get("rounds", [])
-        for t in r.get("tables", [])
-    }
     sheets = connection.execute(
         select(SheetRow.sheet, SheetRow.round, SheetRow.table).where(SheetRow.torneo == code)
     ).all()
     for sheet, round_number, table_number in sheets:
-        table = tables.get((round_number, table_number))
-        if table is None or (round_number, table_number) not in sat:
+        table = sat.get((round_number, table_number))
+        if table is None:
             continue
         was = model.sheet_names(before.__getitem__, table)
         now = model.sheet_names(after.__getitem__, table)
