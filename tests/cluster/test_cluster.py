@@ -321,6 +321,53 @@ def test_the_haproxy_file_is_valid() -> None:
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+class Hinted:
+    """The balancer as a mesa's page reaches it once it knows the mesa's server: its WebSocket
+    names that server (``/ws?node=…``), and the balancer's ``use-server`` lines read it."""
+
+    def __init__(self, balancer: Balancer, node: str) -> None:
+        self.ws_url = f"{balancer.ws_url}?node={node}"
+
+
+@pytest.mark.slow
+def test_a_websocket_that_names_its_server_goes_straight_there(cluster: Cluster) -> None:
+    """The join and the welcome name the mesa's server, and a WebSocket through the balancer that
+    names it reaches it with no other server in between: with every other server stopped, six
+    such connections made at once all get their welcome (in round robin, four of them would wait
+    on a stopped server). A name that is not the holder's costs a hop and nothing more."""
+    lb = cluster.balancer
+    stopped: list[ServerProcess] = []
+
+    async def scenario() -> None:
+        created = await create_mesa(lb, rules="dominicana", name="Host", seat=0)  # type: ignore[arg-type]
+        code = created["code"]
+        holder = cluster.owner(code)
+        assert holder is not None and created["node"] == holder
+        joined = await join(cluster.other(code), code, "Beto", 1)  # passed on to the holder
+        assert joined["node"] == holder
+        others = [n for n in range(1, NODES + 1) if f"node{n}" != holder]
+        stale = Client(Hinted(lb, f"node{others[0]}"), code)  # type: ignore[arg-type]
+        assert (await stale.connect())["node"] == holder
+        await stale.close()
+        for n in others:
+            node = cluster.nodes[n - 1]
+            assert node.process is not None
+            node.process.send_signal(signal.SIGSTOP)
+            stopped.append(node)
+        straight = [Client(Hinted(lb, holder), code) for _ in range(6)]  # type: ignore[arg-type]
+        welcomes = await asyncio.wait_for(asyncio.gather(*(c.connect() for c in straight)), 30)
+        assert [w["node"] for w in welcomes] == [holder] * 6
+        for client in straight:
+            await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        for node in stopped:
+            assert node.process is not None
+            node.process.send_signal(signal.SIGCONT)
+
+
 @pytest.mark.slow
 def test_de_a_tres_with_the_monton_across_two_nodes(cluster: Cluster, tmp_path: Path) -> None:
     """De a tres, with draws from the montón: the person plays through the balancer, a mirón and

@@ -31,12 +31,23 @@ def test_the_page_follows_its_mesa_when_the_lease_is_taken(
     database = tmp_path / "moved.sqlite3"
     # Leases of 3 s, renewed every second: the server finds out within a second.
     server = ServerProcess(
-        f"sqlite:///{database}", seed=TEST_SEED, options=["--lease-seconds", "3"]
+        f"sqlite:///{database}",
+        seed=TEST_SEED,
+        options=["--lease-seconds", "3", "--node", "uno"],
     )
     server.start()
     try:
         page = new_page(390, 844)
+        sockets: list[str] = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
         code = create_mesa(page, server.url, "Ana", "mano_a_mano", 100, {1: "tirafichas"})
+        # The page's WebSocket names the mesa's server, as its creation said (a cluster's
+        # balancer sends it there); a stale name is replaced by the one its welcome says.
+        assert sockets[-1].endswith("/ws?node=uno")
+        page.evaluate(f"localStorage.setItem('fichaflow.node.{code}', JSON.stringify('otro'))")
+        page.reload()
+        expect(page.locator(".chair-ring")).to_be_visible()
+        assert sockets[-1].endswith("/ws?node=otro")
         start(page)
         me = Player(page)
         wait_for_my_turn(me)  # nothing moves while it is this seat's turn
@@ -55,6 +66,7 @@ def test_the_page_follows_its_mesa_when_the_lease_is_taken(
         expect(page.locator(".connection-banner")).to_have_count(0, timeout=20_000)
         expect(page.locator(".hand-tile")).to_have_count(len(tiles))
         assert sorted(me.hand()) == tiles and me.line() == line
+        assert sockets[-1].endswith("/ws?node=uno")  # (as the welcome after the reload said)
         with contextlib.closing(sqlite3.connect(database)) as db:
             owner, now = db.execute(
                 "SELECT owner, fence FROM mesas WHERE code = ?", (code,)

@@ -468,6 +468,7 @@ class TableService:
             "person": host.id,
             "seat": mesa.seat_of(host.id),
             "mesa": room.state(),
+            "node": self.storage.node,
         }
 
     async def join(
@@ -494,6 +495,7 @@ class TableService:
                 "person": person.id,
                 "seat": room.mesa.seat_of(person.id),
                 "queued": person.id in room.mesa.queue,
+                "node": self.storage.node,
             }
 
     # -- «Jugar ya» ---------------------------------------------------------------------------
@@ -575,6 +577,7 @@ class TableService:
                 "person": made["person"],
                 "seat": made["seat"],
                 "queued": False,
+                "node": made["node"],
             }
 
     def _schedule_fill(self, room: Room, wait: float | None = None) -> None:
@@ -745,6 +748,7 @@ class TableService:
             "view": wire.view(mesa, seat),
             "chat": room.talk.visible(conn.person, seat is not None),
             "blocked": sorted(room.talk.blocked_by(conn.person)),
+            "node": self.storage.node,
         }
 
     def _person(self, room: Room, conn: Connection) -> int:

@@ -35,6 +35,13 @@ Ref = str | int | None
 JsonObject = dict[str, Any]
 """A JSON object whose keys the core documents (rules as records write them, a hand's score)."""
 
+NODE_PARAM = "node"
+"""The query parameter of a mesa's WebSocket naming the server that holds it (``/ws?node=…``, as
+the ``node`` of a join or a welcome says): a balancer that knows the servers by these names sends
+the connection straight there (``deploy/haproxy.cfg``), so that no second server pipes its
+frames. A hint only: a server it does not name, or that holds the mesa no longer, pipes the
+connection to the holder as it would any other, and the servers themselves never read it."""
+
 
 # -- objects -------------------------------------------------------------------------------------
 
@@ -217,6 +224,8 @@ class Welcome(TypedDict):
     """The recent talk this connection may hear (``server/talk.py``), oldest first."""
     blocked: list[int]
     """The people this connection's person has blocked."""
+    node: str
+    """The server holding the mesa (its ``--node``): see :data:`NODE_PARAM`."""
 
 
 class MesaMessage(TypedDict):
@@ -336,6 +345,8 @@ class CreatedMesa(TypedDict):
     person: int
     seat: int | None
     mesa: MesaState
+    node: str
+    """The server holding the mesa: see :data:`NODE_PARAM`."""
 
 
 class Joined(TypedDict):
@@ -344,6 +355,8 @@ class Joined(TypedDict):
     person: int
     seat: int | None
     queued: bool
+    node: str
+    """The server holding the mesa: see :data:`NODE_PARAM`."""
 
 
 class MesaPublic(TypedDict):

@@ -575,6 +575,7 @@ async function createMesa({ name, rules, botPause, turnSeconds, autoPass, rated,
     });
     session.saveName(name);
     session.saveSeatTicket(created.code, { token: created.token, person: created.person });
+    session.saveServerOf(created.code, created.node);
     history.pushState({}, '', `/m/${encodeURIComponent(created.code)}`);
     state.code = created.code;
     state.busy = false;
@@ -595,6 +596,7 @@ async function quickPlay({ name, mode, wait }) {
     const joined = await api.quick({ name, mode, wait_seconds: wait });
     session.saveName(name);
     session.saveSeatTicket(joined.code, { token: joined.token, person: joined.person });
+    session.saveServerOf(joined.code, joined.node);
     history.pushState({}, '', `/m/${encodeURIComponent(joined.code)}`);
     state.code = joined.code;
     state.busy = false;
@@ -618,6 +620,7 @@ async function joinMesa(name) {
     const joined = await api.join(state.code, body);
     session.saveName(name);
     session.saveSeatTicket(state.code, { token: joined.token, person: joined.person });
+    session.saveServerOf(state.code, joined.node);
     state.busy = false;
     connect(joined.token);
   } catch (error) {

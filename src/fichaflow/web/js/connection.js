@@ -1,7 +1,11 @@
 // One WebSocket to the mesa that comes back by itself: after a reload, a lost network, a
 // restarted server, or a close with 1012 (the mesa moved to another server: `server.moved`,
 // `server.elsewhere`) it says hello again with the seat's token, and the server's welcome brings
-// the whole state back.
+// the whole state back. In a cluster it names the server that holds the mesa (`?node=`, as the
+// last join or welcome said), so that the balancer sends it straight there; a stale name costs
+// nothing but a hop: whichever server it reaches passes it on to the holder.
+
+import * as session from './session.js';
 
 const RETRY_MS = [300, 700, 1500, 3000, 5000];
 const PING_MS = 20000;
@@ -10,6 +14,7 @@ export class MesaConnection {
   constructor(code, token, { onMessage, onStatus }) {
     this.code = code;
     this.token = token;
+    this.node = session.serverOf(code);
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.socket = null;
@@ -24,7 +29,8 @@ export class MesaConnection {
 
   url() {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    return `${scheme}://${location.host}/ws`;
+    const node = this.node ? `?node=${encodeURIComponent(this.node)}` : '';
+    return `${scheme}://${location.host}/ws${node}`;
   }
 
   open() {
@@ -46,6 +52,10 @@ export class MesaConnection {
         // Only a welcome counts as back: a server that opens the socket and then closes it
         // (1012: the mesa is on another server for now) is asked again later each time.
         this.attempt = 0;
+        if (message.node && message.node !== this.node) {
+          this.node = message.node;
+          session.saveServerOf(this.code, message.node);
+        }
         this.setStatus('open');
       }
       this.onMessage(message);

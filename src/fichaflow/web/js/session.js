@@ -1,6 +1,7 @@
 // What this browser remembers about each mesa it sat at: the token that puts the player back in
 // their chair after a reload, and each hand's commitment as it was published at the deal (so the
-// fair-deal check compares the revealed seed with what was promised then, not with a later copy).
+// fair-deal check compares the revealed seed with what was promised then, not with a later copy),
+// and, in a cluster, which server held the mesa (so a reload connects straight to it).
 
 const PREFIX = 'fichaflow.';
 
@@ -26,6 +27,16 @@ export function seatTicket(code) {
 
 export function saveSeatTicket(code, ticket) {
   write(`mesa.${code}`, ticket);
+}
+
+/** The server that held the mesa when this browser last heard (a cluster's `node`), or null. */
+export function serverOf(code) {
+  const node = read(`node.${code}`);
+  return typeof node === 'string' ? node : null;
+}
+
+export function saveServerOf(code, node) {
+  if (typeof node === 'string' && node) write(`node.${code}`, node);
 }
 
 export function forgetSeatTicket(code) {
