@@ -4,10 +4,13 @@ a PostgreSQL database of its own and the second with a ``redis-server`` of its o
 mesas of four WebSocket clients each, answering ``--delay`` seconds after their turn, as
 ``bench/load_server.py`` drives them (its players and its figures).
 
-Through the balancer half of the mesas are made on each server and each client reaches either
-one: about half of the connections are piped by the server that does not hold the mesa to the one
-that does, so the cluster's figures include that hop. Only 127.0.0.1 is contacted; the databases
-are dropped and every process stopped at the end.
+Through the balancer half of the mesas are made on each server. With ``--routing named`` (the
+default) each client's WebSocket names its mesa's server, as the web page does (``?node=``, from
+the join's answer), and the balancer sends it straight there; with ``round-robin`` it names none
+and reaches either server, so about half of the connections are piped by the server that does
+not hold the mesa to the one that does (the relay's hop, as with a balancer that ignores the
+name); ``both`` measures the cluster both ways after the single server. Only 127.0.0.1 is
+contacted; the databases are dropped and every process stopped at the end.
 
 CPU per move: every process's CPU time over the measured window (a process with its children: a
 server's bot pool, the worker's processes), divided by the moves made in it, for each server, the
@@ -167,7 +170,11 @@ def serve(procs: Processes, db: str, port: int, extra: list[str]) -> subprocess.
 
 
 def measure(
-    base: str, ws_url: str, roles: dict[str, Callable[[], list[int]]], args: argparse.Namespace
+    base: str,
+    ws_url: str,
+    roles: dict[str, Callable[[], list[int]]],
+    args: argparse.Namespace,
+    named: bool = False,
 ) -> dict[str, Any]:
     made = time.perf_counter()
     tables = asyncio.run(make_tables(base, args.tables))
@@ -184,7 +191,7 @@ def measure(
                 command += ["-o", str(args.profile / f"{role}.txt"), "--pid", str(find()[0])]
                 spies.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
     try:
-        result = uvloop.run(drive(ws_url, tables, args.delay, args.warmup, args.seconds))
+        result = uvloop.run(drive(ws_url, tables, args.delay, args.warmup, args.seconds, named))
     finally:
         sampler.halt.set()
         sampler.join()
@@ -227,7 +234,9 @@ def alone(args: argparse.Namespace) -> dict[str, Any]:
             admin.dispose()
 
 
-def cluster(args: argparse.Namespace, redis_server: str, haproxy: str) -> dict[str, Any]:
+def cluster(
+    args: argparse.Namespace, redis_server: str, haproxy: str, named: bool
+) -> dict[str, Any]:
     procs = Processes()
     admin = create_engine(args.postgres)
     folder = Path(tempfile.mkdtemp(prefix="fichaflow-bench-"))
@@ -250,7 +259,8 @@ def cluster(args: argparse.Namespace, redis_server: str, haproxy: str) -> dict[s
             # the tested file, with the third server's line left out
             config = folder / "haproxy.cfg"
             lines = HAPROXY_CFG.read_text().splitlines()
-            config.write_text("\n".join(x for x in lines if "FICHAFLOW_NODE3" not in x) + "\n")
+            kept = (x for x in lines if "FICHAFLOW_NODE3" not in x and " node3 " not in x)
+            config.write_text("\n".join(kept) + "\n")
             lb = free_port()
             env = {**os.environ, "FICHAFLOW_BIND": f"127.0.0.1:{lb}"}
             env |= {f"FICHAFLOW_NODE{n}": f"127.0.0.1:{p}" for n, p in enumerate(ports, 1)}
@@ -265,7 +275,7 @@ def cluster(args: argparse.Namespace, redis_server: str, haproxy: str) -> dict[s
                 "redis": lambda: [redis_process.pid],
                 "postgres": lambda: backends(admin, _name(db)),
             }
-            return measure(f"http://127.0.0.1:{lb}", f"ws://127.0.0.1:{lb}/ws", roles, args)
+            return measure(f"http://127.0.0.1:{lb}", f"ws://127.0.0.1:{lb}/ws", roles, args, named)
         finally:
             procs.stop()
             admin.dispose()
@@ -286,6 +296,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="the measured window")
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--only", choices=("alone", "cluster"), help="run one side only")
+    parser.add_argument(
+        "--routing",
+        choices=("named", "round-robin", "both"),
+        default="named",
+        help="the cluster's WebSockets name their mesa's server (as the page does), or not",
+    )
     parser.add_argument(
         "--profile", type=Path, help="a folder for each server's py-spy profile of the drive"
     )
@@ -308,8 +324,10 @@ def main() -> None:
     }
     if args.only != "cluster":
         summary["one_server"] = alone(args)
-    if args.only != "alone":
-        summary["two_servers_one_worker_haproxy"] = cluster(args, redis_server, haproxy)
+    if args.only != "alone" and args.routing != "round-robin":
+        summary["two_servers_one_worker_haproxy"] = cluster(args, redis_server, haproxy, True)
+    if args.only != "alone" and args.routing != "named":
+        summary["two_servers_round_robin"] = cluster(args, redis_server, haproxy, False)
     summary["load_average_1min"] = round(os.getloadavg()[0], 1)
     print(json.dumps(summary, indent=1))
 

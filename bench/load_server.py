@@ -145,36 +145,46 @@ class Player:
                 self.later({"type": "play", "move": self.rng.choice(view["legal"])})
 
 
-async def make_tables(base: str, count: int) -> list[list[tuple[str, str, int]]]:
-    """``count`` mesas of four people; for each, (code, token, seat) per player."""
+Seat = tuple[str, str, int, str | None]
+"""A player of a mesa: (code, token, seat, the server holding the mesa as its join said)."""
+
+
+async def make_tables(base: str, count: int) -> list[list[Seat]]:
+    """``count`` mesas of four people; for each, a :data:`Seat` per player."""
     limits = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         gate = asyncio.Semaphore(16)
 
-        async def one(n: int) -> list[tuple[str, str, int]]:
+        async def one(n: int) -> list[Seat]:
             async with gate:
                 body = {"rules": "dominicana", "name": f"h{n}", "seat": 0}
                 created = (await http.post("/api/mesas", json=body)).json()
                 code = created["code"]
-                seats = [(code, created["token"], 0)]
+                seats: list[Seat] = [(code, created["token"], 0, created.get("node"))]
                 for seat in (1, 2, 3):
                     joined = await http.post(
                         f"/api/mesas/{code}/join", json={"name": f"p{n}.{seat}", "seat": seat}
                     )
-                    seats.append((code, joined.json()["token"], seat))
+                    answer = joined.json()
+                    seats.append((code, answer["token"], seat, answer.get("node")))
                 return seats
 
         return list(await asyncio.gather(*(one(n) for n in range(count))))
 
 
 async def drive(
-    ws_url: str, tables: list[list[tuple[str, str, int]]], delay: float, warmup: float,
-    seconds: float,
+    ws_url: str, tables: list[list[Seat]], delay: float, warmup: float, seconds: float,
+    named: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
-    """Connect every player, start every mesa, measure over the steady window."""
+    """Connect every player, start every mesa, measure over the steady window. With ``named``
+    each WebSocket names its mesa's server (``?node=``, as the web page does in a cluster)."""
     stats = Stats()
     stop = asyncio.Event()
-    players = [Player(ws_url, c, t, s, delay, stats) for table in tables for c, t, s in table]
+    players = [
+        Player(f"{ws_url}?node={node}" if named and node else ws_url, c, t, s, delay, stats)
+        for table in tables
+        for c, t, s, node in table
+    ]
     for start in range(0, len(players), 100):
         await asyncio.gather(*(p.connect() for p in players[start : start + 100]))
     runners = [asyncio.ensure_future(p.run(stop)) for p in players]
