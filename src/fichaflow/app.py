@@ -31,6 +31,7 @@ from fichaflow.anotador import store as anotador_store
 from fichaflow.anotador.router import AnotadorService
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import HttpLimits, error_response
+from fichaflow.http.bus import Bus
 from fichaflow.http.jobs import JobQueue
 from fichaflow.http.security import API_DOCS_POLICY, SameOrigin, SecurityHeaders
 from fichaflow.http.static import VERSIONED, Page, StaticAssets, game_page, site_pages, version_of
@@ -40,7 +41,14 @@ from fichaflow.server import talk
 from fichaflow.server.botpool import BotPool, LocalBotPool, RedisBotPool
 from fichaflow.server.lobby import LobbyBus
 from fichaflow.server.miner import Miner
-from fichaflow.server.people import DELETED_NAME, forget_people, person_of, rename_seated
+from fichaflow.server.people import (
+    DELETED_NAME,
+    forget_people,
+    leave_memory,
+    leave_memory_if_renamed,
+    person_of,
+    rename_seated,
+)
 from fichaflow.server.pista import pista_view
 from fichaflow.server.protocol import QUICK_MAX_SECONDS, CreateMesa, Join, MesaOptions
 from fichaflow.server.relay import Relay
@@ -76,6 +84,9 @@ PAGES_FIRST_ANSWERS: Final = {
 """What the other pages ask for before they draw: both catalogues, which they load before
 anything else to switch language on the spot (``loadCatalogues``, web/js/i18n.js)."""
 GZIP_FROM_BYTES: Final = 1000
+FORGET_CHANNEL: Final = "fichaflow:forget"
+"""In a cluster, where the server that deleted an account names the game mesas and anotador
+sheets the deletion renamed, for every other server to let those it holds leave its memory."""
 WORKER: Final = WEB / "anotador" / "sw.js"
 
 
@@ -163,6 +174,9 @@ def create_app(settings: Settings) -> FastAPI:
     miner = Miner(settings.database_url, settings.mine_every)
     if relay is not None and settings.redis_url:
         service.join_elsewhere = relay.join  # «Jugar ya» among every server's mesas
+    # With Redis, the servers of the cluster tell each other (http/bus.py) the lobby's changes
+    # and what a deletion renamed.
+    bus = Bus(settings.redis_url, settings.node) if settings.redis_url else None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -174,15 +188,18 @@ def create_app(settings: Settings) -> FastAPI:
         leases = asyncio.get_running_loop().create_task(service.keep_leases())
         # In a cluster, where this server is, for the others to pass a mesa's clients on.
         where = relay and asyncio.get_running_loop().create_task(relay.keep_registered())
-        # With Redis, the lobby lists every server's public mesas (server/lobby.py).
-        bus = settings.redis_url and asyncio.get_running_loop().create_task(
-            LobbyBus(settings.redis_url, service.lobby, settings.node).run()
-        )
+        # With Redis, the lobby lists every server's public mesas (server/lobby.py), and what
+        # a deletion renamed leaves every server's memory (forget_everywhere, below).
+        talk_tasks = []
+        if bus is not None:
+            lobby_bus = LobbyBus(bus, service.lobby)  # (its channel, before subscribing)
+            loop = asyncio.get_running_loop()
+            talk_tasks = [loop.create_task(bus.run()), loop.create_task(lobby_bus.run())]
         miner.start()  # after the migration: the miner needs the server's tables
         yield
         await miner.close()
-        if bus:
-            bus.cancel()
+        for task in talk_tasks:
+            task.cancel()
         tidy.cancel()
         leases.cancel()
         if where:
@@ -242,10 +259,29 @@ def create_app(settings: Settings) -> FastAPI:
     sheets: set[str] = set()
 
     async def forget_everywhere(people: list[tuple[str, int]]) -> None:
-        await forget_people(service, people, renamed=seated)
+        mesas = await forget_people(service, people, renamed=seated)
         renamed = set(sheets)
         sheets.difference_update(renamed)
         await notes.forget_rooms(renamed)
+        if tell_forgotten is not None and (mesas or renamed):
+            tell_forgotten({"mesas": sorted(mesas), "sheets": sorted(renamed)})
+
+    async def forgotten_elsewhere(_node: str, message: dict[str, Any]) -> None:
+        """Another server of the cluster deleted an account: the mesas and sheets it renamed
+        leave this server's memory too."""
+        await leave_memory(service, [str(code) for code in message["mesas"]])
+        await notes.forget_rooms([str(code) for code in message["sheets"]])
+
+    async def forgotten_while_away() -> None:
+        """Subscribed again after Redis failed: a deletion's message may have been missed. The
+        mesas whose people the database names otherwise leave memory, and every sheet does
+        (read again on its next request: one query each)."""
+        await leave_memory_if_renamed(service)
+        await notes.forget_rooms(list(notes.rooms))
+
+    tell_forgotten = None
+    if bus is not None:
+        tell_forgotten = bus.channel(FORGET_CHANNEL, forgotten_elsewhere, forgotten_while_away)
 
     people = accounts.install(  # its page is web/cuenta/
         app,

@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
-
-import orjson
 
 from fichaflow.core.rules import Mode
 from fichaflow.ratings.bots import bot_ratings
@@ -33,9 +30,8 @@ from fichaflow.server import wire
 from fichaflow.server.hub import Connection
 
 if TYPE_CHECKING:
+    from fichaflow.http.bus import Bus
     from fichaflow.server.service import Room
-
-log = logging.getLogger(__name__)
 
 COALESCE_SECONDS: Final = 0.05
 """Changes of this long are sent together, in one diff."""
@@ -233,60 +229,32 @@ takes them lists them)."""
 
 
 class LobbyBus:
-    """The lobby across a cluster (``fichaflow serve --redis``): each server publishes its own
-    changes on one Redis channel and merges the others'; each says its whole list every
-    ``WHOLE_EVERY_SECONDS`` and when a server that just started asks. Redis keeps nothing: a
-    message missed while it was away is made good by the next whole list."""
+    """The lobby across a cluster (``fichaflow serve --redis``), on the cluster's bus
+    (``http/bus.py``): each server says its own changes on one channel and merges the others';
+    each says its whole list every ``WHOLE_EVERY_SECONDS`` and when a server that just
+    subscribed asks. Redis keeps nothing: a message missed while it was away is made good by
+    the next whole list."""
 
-    def __init__(self, url: str, lobby: Lobby, node: str) -> None:
-        self.url, self.lobby, self.node = url, lobby, node
-        self._out: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=10_000)
+    def __init__(self, bus: Bus, lobby: Lobby) -> None:
+        self.bus, self.lobby = bus, lobby
         self._heard: dict[str, float] = {}
-
-    def _say(self, message: dict[str, Any]) -> None:
-        with contextlib.suppress(asyncio.QueueFull):  # (Redis away for long: wholes catch up)
-            self._out.put_nowait({**message, "node": self.node})
+        self._say = bus.channel(BUS_CHANNEL, self._merge, connected=self._connected)
+        lobby.publish = self._say
 
     def _whole(self) -> None:
         self._say({"whole": True, "mesas": list(self.lobby.local.values()), "gone": []})
 
+    def _connected(self) -> None:
+        self._say({"ask": True, "mesas": [], "gone": []})
+        self._whole()
+
     async def run(self) -> None:
-        """For the server's whole life: reconnect after any Redis failure."""
-        import redis.asyncio as aredis
-        from redis.exceptions import RedisError
-
-        self.lobby.publish = self._say
-        while True:
-            client = aredis.Redis.from_url(self.url)
-            try:
-                async with client.pubsub() as pubsub:
-                    await pubsub.subscribe(BUS_CHANNEL)
-                    self._say({"ask": True, "mesas": [], "gone": []})
-                    self._whole()
-                    tasks = [
-                        asyncio.ensure_future(self._send(client)),
-                        asyncio.ensure_future(self._wholes()),
-                    ]
-                    try:
-                        await self._read(pubsub)
-                    finally:
-                        for task in tasks:
-                            task.cancel()
-            except (RedisError, OSError) as exc:
-                log.warning("lobby: Redis could not be used: %s", exc)
-            finally:
-                with contextlib.suppress(Exception):
-                    await client.aclose()
-            await asyncio.sleep(1.0)
-
-    async def _send(self, client: Any) -> None:
-        while True:
-            message = await self._out.get()
-            await client.publish(BUS_CHANNEL, orjson.dumps(message))
-
-    async def _wholes(self) -> None:
+        """For the server's whole life, while subscribed: say the whole list, and forget the
+        servers not heard of for ``FORGET_AFTER_SECONDS``."""
         while True:
             await asyncio.sleep(WHOLE_EVERY_SECONDS)
+            if not self.bus.connected:
+                continue
             self._whole()
             now = time.monotonic()
             for node, heard in list(self._heard.items()):
@@ -294,21 +262,9 @@ class LobbyBus:
                     del self._heard[node]
                     self.lobby.merge(node, [], [], whole=True)
 
-    async def _read(self, pubsub: Any) -> None:
-        async for raw in pubsub.listen():
-            if raw.get("type") != "message":
-                continue
-            try:
-                message = orjson.loads(raw["data"])
-                node = str(message["node"])
-                if node == self.node:
-                    continue
-                self._heard[node] = time.monotonic()
-                if message.get("ask"):
-                    self._whole()
-                    continue
-                self.lobby.merge(
-                    node, message["mesas"], message["gone"], bool(message.get("whole"))
-                )
-            except (ValueError, KeyError, TypeError):
-                log.warning("lobby: a message from Redis could not be read")
+    def _merge(self, node: str, message: dict[str, Any]) -> None:
+        self._heard[node] = time.monotonic()
+        if message.get("ask"):
+            self._whole()
+            return
+        self.lobby.merge(node, message["mesas"], message["gone"], bool(message.get("whole")))
