@@ -150,13 +150,14 @@ async def sheet_score(notes: AnotadorService, code: str) -> dict[str, Any]:
 
 
 def rename_on_sheet(
-    renamed: set[str], connection: Connection, code: str, names: Mapping[str, str]
+    renamed: dict[str, str], connection: Connection, code: str, names: Mapping[str, str]
 ) -> None:
     """A torneo table's anotador sheet renames its people ``names`` in the caller's transaction
-    (an account's deletion); ``code`` goes into ``renamed``, the sheets that then leave this
-    server's memory."""
-    anotador_store.rename(connection, code, names)
-    renamed.add(code)
+    (an account's deletion); ``renamed`` gets its writing code (to leave this server's memory)
+    and its read-only code (to name it to the other servers: a writing code is a secret)."""
+    watch = anotador_store.rename(connection, code, names)
+    if watch is not None:
+        renamed[code] = watch
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -256,21 +257,22 @@ def create_app(settings: Settings) -> FastAPI:
     # The game mesas and the anotador sheets a deletion renamed in its transaction (a torneo's
     # tables, which seat people by name), to leave this server's memory once it is committed.
     seated: set[str] = set()
-    sheets: set[str] = set()
+    sheets: dict[str, str] = {}  # writing code -> read-only code
 
     async def forget_everywhere(people: list[tuple[str, int]]) -> None:
         mesas = await forget_people(service, people, renamed=seated)
-        renamed = set(sheets)
-        sheets.difference_update(renamed)
+        renamed = {code: sheets.pop(code) for code in list(sheets)}
         await notes.forget_rooms(renamed)
         if tell_forgotten is not None and (mesas or renamed):
-            tell_forgotten({"mesas": sorted(mesas), "sheets": sorted(renamed)})
+            # (sheets by their read-only codes: Redis never carries a sheet's writing secret)
+            tell_forgotten({"mesas": sorted(mesas), "sheets": sorted(renamed.values())})
 
     async def forgotten_elsewhere(_node: str, message: dict[str, Any]) -> None:
         """Another server of the cluster deleted an account: the mesas and sheets it renamed
         leave this server's memory too."""
         await leave_memory(service, [str(code) for code in message["mesas"]])
-        await notes.forget_rooms([str(code) for code in message["sheets"]])
+        watches = [str(watch) for watch in message["sheets"]]
+        await notes.forget_rooms([notes.watchers[w] for w in watches if w in notes.watchers])
 
     async def forgotten_while_away() -> None:
         """Subscribed again after Redis failed: a deletion's message may have been missed. The

@@ -47,7 +47,10 @@ def test_a_renamed_person_leaves_the_setup_and_every_queue(engine: Engine) -> No
     was = replay(kept.mesa, kept.actions)
 
     with engine.begin() as connection:
-        store.rename(connection, "hoja", {"Ana": "jugador borrado", "Eva": "jugador borrado"})
+        named = {"Ana": "jugador borrado", "Eva": "jugador borrado"}
+        # (the read-only code comes back: what names the sheet to the other servers)
+        assert store.rename(connection, "hoja", named) == "mirar"
+        assert store.rename(connection, "no-hay", named) is None
 
     renamed = store.load(engine, "hoja")
     assert renamed is not None

@@ -112,17 +112,19 @@ NAMED: Final = ("players", "queue", "teams")
 """The parts of a mesa's setup that hold names: the seated, the waiting, the sides."""
 
 
-def rename(connection: Connection, code: str, names: Mapping[str, str]) -> None:
+def rename(connection: Connection, code: str, names: Mapping[str, str]) -> str | None:
     """On the mesa whose writing code is ``code``, each name in ``names`` becomes its value,
     in the caller's transaction: in the setup (seats, queue, sides) and in every queue the log
     set, so the sheet replays as before with the new names (a deleted account's, which a
     torneo's table seated by name). A new name some other person on the sheet has already is
-    numbered, «jugador borrado (2)», since a sheet seats nobody twice."""
-    setup = connection.execute(
-        select(AnotadorMesaRow.setup).where(AnotadorMesaRow.code == code)
-    ).scalar()
-    if setup is None:
-        return
+    numbered, «jugador borrado (2)», since a sheet seats nobody twice. Returns the sheet's
+    read-only code (None: no such sheet), which names it to other servers without its secret."""
+    found = connection.execute(
+        select(AnotadorMesaRow.setup, AnotadorMesaRow.watch).where(AnotadorMesaRow.code == code)
+    ).first()
+    if found is None:
+        return None
+    setup, watch = found
     logged = connection.execute(
         select(AnotadorActionRow.number, AnotadorActionRow.change).where(
             AnotadorActionRow.mesa == code
@@ -154,6 +156,7 @@ def rename(connection: Connection, code: str, names: Mapping[str, str]) -> None:
                 .where(AnotadorActionRow.mesa == code, AnotadorActionRow.number == number)
                 .values(change={**change, "queue": queue})
             )
+    return str(watch)
 
 
 def version(engine: Engine, code: str) -> int:
