@@ -78,16 +78,16 @@ RETRY_MAX = 8.0
 """The longest a bot, timer or deal waits between tries while the database is down."""
 
 PartidaPlayed = Callable[[dict[str, Any]], Awaitable[Sequence[Mapping[str, Any]] | None]]
+"""What the server tells the players' side (``app.py`` hands it in: the accounts keep the
+ratings and every signed-in player's partidas) when a partida ends at which somebody played
+signed in: :func:`played_partida`'s dict; the answer is the rating changes of a rated partida."""
 RatingsOf = Callable[[str], Awaitable[Mapping[str, int]]]
+"""An account's shown rating per mode (the modes it has played rated), from the players' side."""
 PartidaEnded = Callable[[str, int], Coroutine[Any, Any, None]]
 JoinElsewhere = Callable[[str, p.Join, Mapping[str, str]], Awaitable[wire.Joined | None]]
 """(mesa code, join, the asker's credentials) -> the join made at the server holding the mesa,
 None if refused. The credentials are the asker's own request's (``relay.credentials``): the
 holder signs a player in from them itself, as it would the player's own request."""
-"""An account's shown rating per mode (the modes it has played rated), from the players' side."""
-"""What the server tells the players' side (``app.py`` hands it in: the accounts keep the
-ratings and every signed-in player's partidas) when a partida ends at which somebody played
-signed in: :func:`played_partida`'s dict; the answer is the rating changes of a rated partida."""
 
 
 def places_of(scores: Sequence[int], winner: int) -> list[int]:
