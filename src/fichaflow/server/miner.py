@@ -19,6 +19,10 @@ import sys
 
 log = logging.getLogger(__name__)
 
+FIRST_RUN_SECONDS = 600.0
+"""The first run comes this long after the start (or one interval, if shorter): a server
+restarted more often than its interval would otherwise never mine. What was mined is not mined
+again, so a run with nothing new is short."""
 STOP_GRACE_SECONDS = 5.0
 """How long a run the server stops is given to end (SIGTERM) before it is killed."""
 
@@ -28,12 +32,14 @@ command line, which every user of the machine can read with its password."""
 
 
 class Miner:
-    """Runs ``fichaflow problemas mine-server`` on the server's database every ``every`` seconds
-    (the first one interval after the start), one run at a time."""
+    """Runs ``fichaflow problemas mine-server`` on the server's database every ``every`` seconds,
+    the first ``first`` seconds after the start (:data:`FIRST_RUN_SECONDS`, or ``every`` if
+    shorter), one run at a time."""
 
-    def __init__(self, database_url: str, every: float) -> None:
+    def __init__(self, database_url: str, every: float, first: float | None = None) -> None:
         self.database_url = database_url
         self.every = every
+        self.first = min(every, FIRST_RUN_SECONDS) if first is None else first
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -41,8 +47,10 @@ class Miner:
             self.task = asyncio.get_running_loop().create_task(self._keep_mining())
 
     async def _keep_mining(self) -> None:
+        wait = self.first
         while True:
-            await asyncio.sleep(self.every)
+            await asyncio.sleep(wait)
+            wait = self.every
             try:
                 await self.run_once()
             except OSError as exc:  # no process could be started: try again next time
