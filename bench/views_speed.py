@@ -6,6 +6,11 @@ view works out and writes the whole public history again; together (``seat_views
 ``to_json`` memo, as the server does) the history is worked out and written once and only a
 seat's own draws differ. Rounds alternate the two ways on the same positions; CPU time; medians.
 
+Then the same partidas played move by move, with every view built after each move, together as
+above or with one ``HandMemo`` kept from move to move (as the server keeps one per mesa: each turn
+worked out and written once per hand): both include the same playing of the moves, so the
+difference between them is the views' alone.
+
     python bench/views_speed.py --rounds 5
 """
 
@@ -21,7 +26,7 @@ from typing import Any
 from fichaflow.core.deal import Deal
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
-from fichaflow.core.view import TurnJson, seat_view, seat_views
+from fichaflow.core.view import HandMemo, TurnJson, seat_view, seat_views
 from fichaflow.server.wire import json_text
 
 MODES = ("venezuela", "mano_a_mano", "tres")
@@ -69,6 +74,33 @@ def together(partida: Partida, seats: tuple[int | None, ...]) -> list[str]:
     return [json_text({"view": views[seat].to_json(memo)}) for seat in seats]
 
 
+def played(preset: str, moves: int, seed: int, memo: HandMemo | None) -> tuple[float, int]:
+    """CPU seconds to play ``moves`` moves of the random partidas of :func:`positions` and build
+    every seat's view after each (with ``memo``: one kept throughout), and a digest of the
+    texts, to check that both ways wrote the same."""
+    rules = Rules.make(preset, target=500)
+    rng = random.Random(seed)
+    seats = (None, *range(rules.seats))
+    partida = Partida(rules)
+    digest = count = 0
+    start = time.process_time()
+    while count < moves:
+        if partida.over:
+            partida = Partida(rules)
+        if partida.current is None:
+            the_deal = Deal.from_seed(rules.seats, f"views-{seed}-{count}")
+            leader, _ = partida.salida(the_deal)
+            partida.start_hand(the_deal, rng.randrange(rules.seats) if leader is None else None)
+            continue
+        partida.play(rng.choice(partida.current.legal_moves()))
+        count += 1
+        views = seat_views(partida, seats, memo)
+        written: dict[int, TurnJson] = memo.written() if memo is not None else {}
+        for seat in seats:
+            digest ^= hash(json_text({"view": views[seat].to_json(written)}))
+    return time.process_time() - start, digest
+
+
 def per_move(way: Any, cases: list[Partida], seats: tuple[int | None, ...]) -> float:
     start = time.process_time()
     for partida in cases:
@@ -95,6 +127,19 @@ def main() -> None:
             f"{preset}: one at a time {one:.0f} µs per move, together {all_:.0f} µs "
             f"({one / all_:.2f}× faster; rounds {min(r[0] / r[1] for r in rows):.2f}–"
             f"{max(r[0] / r[1] for r in rows):.2f})"
+        )
+        kept_rows = []
+        for _ in range(args.rounds):
+            fresh, fresh_digest = played(preset, args.moves, 1, None)
+            kept, kept_digest = played(preset, args.moves, 1, HandMemo())
+            assert fresh_digest == kept_digest, "the kept memo wrote other views"
+            kept_rows.append((fresh / args.moves * 1e6, kept / args.moves * 1e6))
+        fresh_us = statistics.median(r[0] for r in kept_rows)
+        kept_us = statistics.median(r[1] for r in kept_rows)
+        print(
+            f"{preset}, played move by move: together {fresh_us:.0f} µs per move, with a kept "
+            f"memo {kept_us:.0f} µs ({fresh_us / kept_us:.2f}×; rounds "
+            f"{min(r[0] / r[1] for r in kept_rows):.2f}–{max(r[0] / r[1] for r in kept_rows):.2f})"
         )
 
 

@@ -20,7 +20,7 @@ from fichaflow.core.hand import Hand
 from fichaflow.core.partida import Partida, first_salida
 from fichaflow.core.rules import PRESETS, Rules
 from fichaflow.core.tiles import ALL_TILES, parse
-from fichaflow.core.view import hand_view, hand_views, seat_view
+from fichaflow.core.view import HandMemo, hand_view, hand_views, seat_view
 from tests.core.kit import deal, play_tokens, random_move, start, tiles
 from tests.core.scenarios import DRAW_HANDS, DRAW_STOCK, TRANQUE_MOVES, tranque_deal
 
@@ -141,6 +141,37 @@ def test_views_built_together_are_the_views_built_alone(preset: str) -> None:
                     assert written[seat] == alone.to_json()
                     if not hand.ended:  # at the end every hand is face up
                         assert named_tiles(written[seat]) <= allowed_for(hand, seat)
+
+
+def _kept_views_are_fresh(memo: HandMemo, rules: Rules, hand: Hand) -> None:
+    seats = [None, *range(rules.seats)]
+    together = hand_views(rules, hand, seats, memo=memo)
+    written = memo.written()
+    for seat in seats:
+        view = together[seat].to_json(written)
+        assert view == hand_view(rules, hand, seat).to_json()
+        if not hand.ended:
+            assert named_tiles(view) <= allowed_for(hand, seat)
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_views_kept_from_move_to_move_are_the_views_built_afresh(preset: str) -> None:
+    """The server keeps one memo per mesa and builds each move's views with it (each turn worked
+    out once a hand): after every move, after a move taken back, and on the next hand, every
+    seat's view is the one built afresh, and no seat's drawn tile reaches another's."""
+    memo = HandMemo()  # one for all these hands, as a mesa's over its partida
+    for rules, _, finished in random_hands(preset, 4, seed=3):
+        live = rewind(finished, 0)
+        _kept_views_are_fresh(memo, rules, live)
+        for number, turn in enumerate(finished.history):
+            live.play(turn.move)
+            _kept_views_are_fresh(memo, rules, live)
+            if number % 5 == 4:  # a move taken back, and played again
+                live.pop()
+                _kept_views_are_fresh(memo, rules, live)
+                live.play(turn.move)
+                _kept_views_are_fresh(memo, rules, live)
+        assert live.history == finished.history
 
 
 def test_a_miron_sees_no_tiles_but_the_line() -> None:

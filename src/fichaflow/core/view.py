@@ -195,6 +195,45 @@ def _history_json(
     return out
 
 
+class HandMemo:
+    """What the views of one hand share from one move to the next, for a caller that builds them
+    after every move (the server, for each mesa): a hand's history only grows, so each turn's
+    public form and its JSON are worked out once per hand, not again at every move. It follows
+    one hand at a time: another hand, or a history that is not the one it saw grow (a move
+    taken back), starts it afresh. Only what every seat sees is kept; a seat's own draws are
+    worked out for each move's views alone."""
+
+    __slots__ = ("_hand", "_public", "_turns", "_written")
+
+    def __init__(self) -> None:
+        self._hand: Hand | None = None
+        self._turns: list[Turn] = []  # the history as last seen, to notice one rewritten
+        self._public: list[PublicTurn] = []
+        self._written: dict[int, TurnJson] = {}  # by id(): each kept alive in _public
+
+    def public(self, hand: Hand) -> tuple[PublicTurn, ...]:
+        """The public form of ``hand``'s history, the turns seen before reused."""
+        history, seen = hand.history, len(self._turns)
+        if (
+            hand is not self._hand
+            or seen > len(history)
+            or (seen and history[seen - 1] is not self._turns[-1])
+        ):
+            self._hand, self._turns, self._public, self._written = hand, [], [], {}
+            seen = 0
+        for turn in history[seen:]:
+            public = _public(turn, None)
+            self._turns.append(turn)
+            self._public.append(public)
+            self._written[id(public)] = public.to_json()
+        return tuple(self._public)
+
+    def written(self) -> dict[int, TurnJson]:
+        """A ``to_json`` memo for one move's views, holding the public turns' JSON already
+        (its own copy: what a seat's own draws add to it is not kept for the next move)."""
+        return dict(self._written)
+
+
 def hand_views(
     rules: Rules,
     hand: Hand,
@@ -202,11 +241,13 @@ def hand_views(
     scores: tuple[int, ...] = (),
     hand_number: int = 1,
     players: tuple[str, ...] | None = None,
+    memo: HandMemo | None = None,
 ) -> dict[int | None, SeatView]:
     """The views of ``hand`` from each of ``seats`` (None: a mirón). What everybody saw is
-    worked out once and shared; only a seat's own draws differ (it alone sees their tiles)."""
+    worked out once and shared (with ``memo``, once for the whole hand); only a seat's own draws
+    differ (it alone sees their tiles)."""
     ended = hand.ended
-    public = tuple(_public(t, None) for t in hand.history)
+    public = memo.public(hand) if memo else tuple(_public(t, None) for t in hand.history)
     line = tuple(hand.line())
     counts = hand.counts()
     scores = scores or (0,) * rules.teams
@@ -255,16 +296,18 @@ def hand_view(
     return hand_views(rules, hand, (seat,), scores, hand_number, players)[seat]
 
 
-def seat_views(partida: Partida, seats: Iterable[int | None]) -> dict[int | None, SeatView]:
+def seat_views(
+    partida: Partida, seats: Iterable[int | None], memo: HandMemo | None = None
+) -> dict[int | None, SeatView]:
     """The views of the hand in play, or of the last finished hand (face up), from each of
-    ``seats``; empty before any hand."""
+    ``seats``; empty before any hand. ``memo``: see :class:`HandMemo`."""
     if partida.current is not None:
         hand, number = partida.current, len(partida.played) + 1
     elif partida.played:
         hand, number = partida.played[-1].hand, len(partida.played)
     else:
         return {}
-    return hand_views(partida.rules, hand, seats, partida.scores, number, partida.players)
+    return hand_views(partida.rules, hand, seats, partida.scores, number, partida.players, memo)
 
 
 def seat_view(partida: Partida, seat: int | None) -> SeatView | None:

@@ -32,7 +32,7 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.hand import PASS, Move
 from fichaflow.core.names import player_name
 from fichaflow.core.rules import DEFAULT_PRESET, Mode, Rules
-from fichaflow.core.view import seat_view
+from fichaflow.core.view import HandMemo, seat_view
 from fichaflow.http import is_code, shown_code
 from fichaflow.ratings.bots import bot_ratings
 from fichaflow.ratings.model import SHOWN_AT_MU
@@ -164,6 +164,8 @@ class Room:
     talk: Talk = field(default_factory=Talk)
     """The table talk: in this server's memory only (a restart, or the mesa leaving memory,
     forgets it)."""
+    views: HandMemo = field(default_factory=HandMemo)
+    """The hand's public turns as the views of each move share them (``core.view.HandMemo``)."""
 
     def __post_init__(self) -> None:
         self.talk.accounts = self._accounts
@@ -1217,7 +1219,7 @@ class TableService:
             conn: mesa.seat_of(conn.person) if conn.person is not None else None
             for conn in room.connections
         }
-        views = wire.views(mesa, set(seat_of.values()))
+        views = wire.views(mesa, set(seat_of.values()), room.views)
         texts = {seat: wire.json_text(message(v)) for seat, v in views.items()}
         for conn, seat in seat_of.items():
             conn.tell(texts[seat])
