@@ -21,6 +21,7 @@ import platform
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from fichaflow.core.deal import Deal
@@ -32,24 +33,29 @@ from fichaflow.server.wire import json_text
 MODES = ("venezuela", "mano_a_mano", "tres")
 
 
-def positions(preset: str, moves: int, seed: int) -> list[Partida]:
-    """Snapshots of random partidas, one after every move (each a partida of its own)."""
+def random_play(preset: str, moves: int, seed: int) -> Iterator[Partida]:
+    """Random partidas played ``moves`` moves in all: the one in play after each move (the same
+    object, played on)."""
     rules = Rules.make(preset, target=500)
     rng = random.Random(seed)
-    out: list[Partida] = []
     partida = Partida(rules)
-    while len(out) < moves:
+    count = 0
+    while count < moves:
         if partida.over:
             partida = Partida(rules)
         if partida.current is None:
-            the_deal = Deal.from_seed(rules.seats, f"views-{seed}-{len(out)}")
+            the_deal = Deal.from_seed(rules.seats, f"views-{seed}-{count}")
             leader, _ = partida.salida(the_deal)
             partida.start_hand(the_deal, rng.randrange(rules.seats) if leader is None else None)
             continue
-        hand = partida.current
-        partida.play(rng.choice(hand.legal_moves()))
-        out.append(_copy(partida))
-    return out
+        partida.play(rng.choice(partida.current.legal_moves()))
+        count += 1
+        yield partida
+
+
+def positions(preset: str, moves: int, seed: int) -> list[Partida]:
+    """Snapshots of random partidas, one after every move (each a partida of its own)."""
+    return [_copy(partida) for partida in random_play(preset, moves, seed)]
 
 
 def _copy(partida: Partida) -> Partida:
@@ -78,22 +84,10 @@ def played(preset: str, moves: int, seed: int, memo: HandMemo | None) -> tuple[f
     """CPU seconds to play ``moves`` moves of the random partidas of :func:`positions` and build
     every seat's view after each (with ``memo``: one kept throughout), and a digest of the
     texts, to check that both ways wrote the same."""
-    rules = Rules.make(preset, target=500)
-    rng = random.Random(seed)
-    seats = (None, *range(rules.seats))
-    partida = Partida(rules)
-    digest = count = 0
+    digest = 0
     start = time.process_time()
-    while count < moves:
-        if partida.over:
-            partida = Partida(rules)
-        if partida.current is None:
-            the_deal = Deal.from_seed(rules.seats, f"views-{seed}-{count}")
-            leader, _ = partida.salida(the_deal)
-            partida.start_hand(the_deal, rng.randrange(rules.seats) if leader is None else None)
-            continue
-        partida.play(rng.choice(partida.current.legal_moves()))
-        count += 1
+    for partida in random_play(preset, moves, seed):
+        seats = (None, *range(partida.rules.seats))
         views = seat_views(partida, seats, memo)
         written: dict[int, TurnJson] = memo.written() if memo is not None else {}
         for seat in seats:
@@ -121,26 +115,26 @@ def main() -> None:
         rows = []
         for _ in range(args.rounds):
             rows.append((per_move(alone, cases, seats), per_move(together, cases, seats)))
-        one = statistics.median(r[0] for r in rows)
-        all_ = statistics.median(r[1] for r in rows)
-        print(
-            f"{preset}: one at a time {one:.0f} µs per move, together {all_:.0f} µs "
-            f"({one / all_:.2f}× faster; rounds {min(r[0] / r[1] for r in rows):.2f}–"
-            f"{max(r[0] / r[1] for r in rows):.2f})"
-        )
+        report(f"{preset}: one at a time", "together", rows)
         kept_rows = []
         for _ in range(args.rounds):
             fresh, fresh_digest = played(preset, args.moves, 1, None)
             kept, kept_digest = played(preset, args.moves, 1, HandMemo())
             assert fresh_digest == kept_digest, "the kept memo wrote other views"
             kept_rows.append((fresh / args.moves * 1e6, kept / args.moves * 1e6))
-        fresh_us = statistics.median(r[0] for r in kept_rows)
-        kept_us = statistics.median(r[1] for r in kept_rows)
-        print(
-            f"{preset}, played move by move: together {fresh_us:.0f} µs per move, with a kept "
-            f"memo {kept_us:.0f} µs ({fresh_us / kept_us:.2f}×; rounds "
-            f"{min(r[0] / r[1] for r in kept_rows):.2f}–{max(r[0] / r[1] for r in kept_rows):.2f})"
-        )
+        report(f"{preset}, played move by move: together", "with a kept memo", kept_rows)
+
+
+def report(before: str, after: str, rows: list[tuple[float, float]]) -> None:
+    """One line: the medians of the rounds' (before, after) µs per move, their ratio and its
+    range over the rounds."""
+    old = statistics.median(r[0] for r in rows)
+    new = statistics.median(r[1] for r in rows)
+    ratios = [r[0] / r[1] for r in rows]
+    print(
+        f"{before} {old:.0f} µs per move, {after} {new:.0f} µs ({old / new:.2f}×; rounds "
+        f"{min(ratios):.2f}–{max(ratios):.2f})"
+    )
 
 
 if __name__ == "__main__":
