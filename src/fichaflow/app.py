@@ -172,6 +172,8 @@ def create_app(settings: Settings) -> FastAPI:
         queue.watchers.append(service.redis_changed)
     limits = HttpLimits(settings.http_limit)
     relay = Relay(storage, settings.advertise_url) if settings.advertise_url else None
+    if relay is not None:  # one of a cluster's servers: pages name it (wire.NODE_PARAM)
+        service.node_hint = settings.node
     miner = Miner(settings.database_url, settings.mine_every)
     if relay is not None and settings.redis_url:
         service.join_elsewhere = relay.join  # «Jugar ya» among every server's mesas

@@ -16,6 +16,7 @@ def test_create_a_mesa_and_take_seats(server: ServerProcess) -> None:
         assert len(code) >= 12
         assert created["join_url"].endswith(f"/m/{code}")
         assert created["seat"] == 0 and len(created["token"]) >= 32
+        assert created["node"] is None  # a server alone names no server (not the machine's name)
         mesa = (await get_json(server, f"/api/mesas/{code}"))["mesa"]
         kinds = [s["kind"] for s in mesa["seats"]]
         assert kinds == ["human", "bot", "empty", "empty"]
@@ -27,6 +28,7 @@ def test_create_a_mesa_and_take_seats(server: ServerProcess) -> None:
             assert joined.status_code == 201
             assert joined.json()["seat"] == 2
             assert joined.json()["token"] != created["token"]
+            assert joined.json()["node"] is None
             taken = await http.post(f"/api/mesas/{code}/join", json={"name": "Caro", "seat": 2})
             assert taken.status_code == 400
             assert is_spanish_error(taken.json()["error"], "server.seat_taken")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.server.kit import TEST_SEED, ServerProcess
+from tests.server.kit import TEST_SEED, ServerProcess, free_port
 from tests.web.driver import Player, create_mesa, start
 from tests.web.test_reconnect import wait_for_my_turn
 
@@ -30,10 +30,21 @@ def test_the_page_follows_its_mesa_when_the_lease_is_taken(
 ) -> None:
     database = tmp_path / "moved.sqlite3"
     # Leases of 3 s, renewed every second: the server finds out within a second.
+    # A server that says where its peers reach it (--advertise) is one of a cluster's: its
+    # joins and welcomes name it, for the page's WebSocket to name it to the balancer.
+    port = free_port()
     server = ServerProcess(
         f"sqlite:///{database}",
+        port=port,
         seed=TEST_SEED,
-        options=["--lease-seconds", "3", "--node", "uno"],
+        options=[
+            "--lease-seconds",
+            "3",
+            "--node",
+            "uno",
+            "--advertise",
+            f"http://127.0.0.1:{port}",
+        ],
     )
     server.start()
     try:

@@ -242,6 +242,10 @@ class TableService:
         """The public mesas' list; its ``rating_of`` (None: nobody has a rating yet) gives a
         person's rating, for the lobby and «Jugar ya»."""
         self._quick = asyncio.Lock()  # one «Jugar ya» at a time: two players meet, never miss
+        self.node_hint: str | None = None
+        """The name this server gives for the mesas it holds (its ``--node``: see
+        ``wire.NODE_PARAM``) when it is one of a cluster's (``app.py``); None alone, where there
+        is nothing to route and no reason to tell clients the machine's name."""
         self.join_elsewhere: JoinElsewhere | None = None
         """In a cluster, a join at a mesa another server holds, made there (``relay.py``): its
         answer, or None when refused (full, started) or unanswered; «Jugar ya» uses it."""
@@ -470,7 +474,7 @@ class TableService:
             "person": host.id,
             "seat": mesa.seat_of(host.id),
             "mesa": room.state(),
-            "node": self.storage.node,
+            "node": self.node_hint,
         }
 
     async def join(
@@ -497,7 +501,7 @@ class TableService:
                 "person": person.id,
                 "seat": room.mesa.seat_of(person.id),
                 "queued": person.id in room.mesa.queue,
-                "node": self.storage.node,
+                "node": self.node_hint,
             }
 
     # -- «Jugar ya» ---------------------------------------------------------------------------
@@ -750,7 +754,7 @@ class TableService:
             "view": wire.view(mesa, seat),
             "chat": room.talk.visible(conn.person, seat is not None),
             "blocked": sorted(room.talk.blocked_by(conn.person)),
-            "node": self.storage.node,
+            "node": self.node_hint,
         }
 
     def _person(self, room: Room, conn: Connection) -> int:

@@ -224,8 +224,9 @@ class Welcome(TypedDict):
     """The recent talk this connection may hear (``server/talk.py``), oldest first."""
     blocked: list[int]
     """The people this connection's person has blocked."""
-    node: str
-    """The server holding the mesa (its ``--node``): see :data:`NODE_PARAM`."""
+    node: str | None
+    """The server holding the mesa (its ``--node``; None for a server alone): see
+    :data:`NODE_PARAM`."""
 
 
 class MesaMessage(TypedDict):
@@ -345,8 +346,8 @@ class CreatedMesa(TypedDict):
     person: int
     seat: int | None
     mesa: MesaState
-    node: str
-    """The server holding the mesa: see :data:`NODE_PARAM`."""
+    node: str | None
+    """The server holding the mesa (None for a server alone): see :data:`NODE_PARAM`."""
 
 
 class Joined(TypedDict):
@@ -355,8 +356,8 @@ class Joined(TypedDict):
     person: int
     seat: int | None
     queued: bool
-    node: str
-    """The server holding the mesa: see :data:`NODE_PARAM`."""
+    node: str | None
+    """The server holding the mesa (None for a server alone): see :data:`NODE_PARAM`."""
 
 
 class MesaPublic(TypedDict):
