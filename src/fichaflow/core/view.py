@@ -247,7 +247,9 @@ def hand_views(
     worked out once and shared (with ``memo``, once for the whole hand); only a seat's own draws
     differ (it alone sees their tiles)."""
     ended = hand.ended
-    public = memo.public(hand) if memo else tuple(_public(t, None) for t in hand.history)
+    public = (
+        memo.public(hand) if memo is not None else tuple(_public(t, None) for t in hand.history)
+    )
     line = tuple(hand.line())
     counts = hand.counts()
     scores = scores or (0,) * rules.teams
