@@ -10,10 +10,11 @@ decisions of hands played by ``jugador`` bots (as ``bench/repaso_speed.py`` deal
 
 For each decision it prints whether the Repaso's best move is the reference's (or worth the same
 in it), what the reference says the Repaso's best loses, with the reference's standard error, and
-the mean |difference| over the moves. At the end: the share of decisions with the same best move
-and with a best move within 2 of the reference's standard errors (95% Wilson intervals), the mean
-|difference| (95% interval), how far each move's cost is from the reference's, and how many
-«mistake» labels name a move the reference cannot tell from its best (within 2 standard errors).
+the mean |difference| over the moves. At the end: the share of decisions with the same best move,
+with a best move within 2 of the reference's standard errors, and with one that loses at most 1
+tanto in it (95% Wilson intervals); the mean |difference| (95% interval), how far each move's cost
+is from the reference's, and how many «mistake» labels name a move the reference cannot tell
+from its best (within 2 standard errors).
 
     python bench/repaso_truth.py                       # 2 hands per mode, 100 deals each
     python bench/repaso_truth.py --hands 1 --modes venezuela --deals 60
@@ -110,6 +111,7 @@ def main() -> None:
         level = replace(level, exact_total=args.exact_total)
     agree: list[bool] = []
     agree_noise: list[bool] = []
+    agree_tantos: list[bool] = []
     gaps: list[float] = []
     cost_gaps: list[float] = []
     mistakes = unconfirmed = 0
@@ -143,6 +145,7 @@ def main() -> None:
                         same = loss <= 1e-9
                         agree.append(same)
                         agree_noise.append(loss <= 2 * ref.gap_se[chosen])
+                        agree_tantos.append(loss <= 1.0)
                         gaps.append(statistics.fmean(diffs))
                         for i, m in enumerate(moves):
                             mv = mine[m]
@@ -165,10 +168,12 @@ def main() -> None:
     n = len(agree)
     low, high = wilson(sum(agree), n)
     low2, high2 = wilson(sum(agree_noise), n)
+    low3, high3 = wilson(sum(agree_tantos), n)
     g_low, g_high = mean_interval(gaps)
     print(f"{n} decisions: best move as the reference's in {sum(agree)} ({100 * sum(agree) / n:.0f}"
           f"%, 95% {100 * low:.0f}-{100 * high:.0f}%), within 2 of the reference's standard errors "
-          f"in {sum(agree_noise)} ({100 * low2:.0f}-{100 * high2:.0f}%); mean |difference| "
+          f"in {sum(agree_noise)} ({100 * low2:.0f}-{100 * high2:.0f}%), within 1 tanto of "
+          f"it in {sum(agree_tantos)} ({100 * low3:.0f}-{100 * high3:.0f}%); mean |difference| "
           f"{statistics.fmean(gaps):.2f} tantos (95% {g_low:.2f}-{g_high:.2f}, median "
           f"{statistics.median(gaps):.2f}); a move's cost against the reference's: mean "
           f"|difference| {statistics.fmean(cost_gaps):.2f}, 90th percentile "

@@ -15,11 +15,13 @@ from fichaflow.core.hand import Move
 from fichaflow.core.tiles import parse
 from fichaflow.review.evaluate import (
     BEST,
+    FEW_SOLVED,
     GOOD,
     MIN_SOLVED,
     MISTAKE,
     NOISE,
     PLAYOUT_ERROR,
+    _estimate,
     corrected,
     evaluate,
     hindsight,
@@ -263,4 +265,26 @@ def test_too_few_deals_solved_early_in_a_hand_go_on_with_the_rescue_budget() -> 
     assert plain.nodes <= normal.exact_total + 1 < rescued.nodes <= normal.rescue_total + 1
     # Solved deals correct the values: their uncertainty no longer counts the playouts' error.
     assert all(m.points.se < PLAYOUT_ERROR for m in rescued.moves)
-    assert all(m.points.se >= PLAYOUT_ERROR for m in plain.moves)
+    # Without the rescue, enough deals are solved here to stand alone, without the playouts.
+    assert plain.exact_samples >= FEW_SOLVED
+    assert all(m.points.se < PLAYOUT_ERROR for m in plain.moves)
+
+
+def test_a_few_solved_deals_stand_alone_and_the_playouts_bias_goes() -> None:
+    """Between :data:`FEW_SOLVED` and :data:`MIN_SOLVED` deals solved, the playouts' error
+    cannot be measured, and playouts 15 tantos off must not move the value: it is the solved
+    deals' own mean, its uncertainty theirs and a little wider; with fewer solved, the playouts
+    stand alone and their allowance counts."""
+    rng = random.Random(11)
+    exact = [rng.uniform(-30, 30) for _ in range(300)]
+    played = [e + 15 + rng.uniform(-3, 3) for e in exact]
+    weights = [rng.uniform(0.5, 1.5) for _ in exact]
+    few = FEW_SOLVED + 10
+    found = _estimate(played, exact[:few], weights)
+    alone = weighted(exact[:few], weights[:few])
+    assert found.mean == pytest.approx(alone.mean)
+    assert alone.se < found.se < 1.2 * alone.se
+    assert abs(found.mean - weighted(exact, weights).mean) < 3 * found.se
+    too_few = _estimate(played, exact[: FEW_SOLVED - 1], weights)
+    assert too_few.mean == pytest.approx(weighted(played, weights).mean)
+    assert too_few.se >= PLAYOUT_ERROR

@@ -125,8 +125,10 @@ def evaluate(
     budget allows. The playouts' mean over all deals is then corrected by their mean error on
     the solved deals (a control variate): with every deal solved that is the exact mean, with
     some it removes the playouts' bias, and its own uncertainty is part of the stated one. With
-    fewer than :data:`MIN_SOLVED` deals solved the playouts stand alone, and the standard error
-    also counts :data:`PLAYOUT_ERROR`, what playouts are measured to miss."""
+    fewer than :data:`MIN_SOLVED` deals solved that error cannot be measured: from
+    :data:`FEW_SOLVED` the solved deals alone are the value; with fewer still the playouts stand
+    alone, and the standard error also counts :data:`PLAYOUT_ERROR`, what playouts are measured
+    to miss."""
     if view.seat is None or not view.my_turn or not view.legal:
         raise FichaFlowError("review.not_deciding")
     rules = view.rules
@@ -238,6 +240,10 @@ class _DealByDeal:
 
 MIN_SOLVED: Final = 30
 """Fewest deals solved exactly for their error to correct the playouts' mean."""
+FEW_SOLVED: Final = 10
+"""Fewest deals solved exactly for their own mean to be the value, the playouts set aside: with
+fewer than :data:`MIN_SOLVED` the playouts' error cannot be measured, and it is the larger
+error (``bench/repaso_truth.py``: up to 16 tantos where 22 or 28 deals were solved)."""
 PLAYOUT_ERROR: Final = 5.0
 """What the playouts' mean may miss by, in tantos, when too few deals are solved to measure it:
 it is added (as a standard error of its own) to the uncertainty of values and costs so found
@@ -257,6 +263,12 @@ def _estimate(
         return weighted(exact, weights)
     if len(exact) >= MIN_SOLVED:
         return corrected(played, exact, weights, slope)
+    if len(exact) >= FEW_SOLVED:
+        # Too few to measure the playouts' error, enough to stand alone: the solved deals' own
+        # mean, which no playout biases, its standard error widened for so few deals.
+        n = len(exact)
+        alone = weighted(exact, weights[:n])
+        return Estimate(alone.mean, alone.se * math.sqrt(n / (n - 3)))
     found = weighted(played, weights)
     return Estimate(found.mean, math.hypot(found.se, allowance))
 
