@@ -16,8 +16,8 @@ import platform
 import statistics
 import time
 
-from fichaflow.bots.base import make_bot
 from fichaflow.bots.gallo import Gallo
+from fichaflow.bots.ladder import make_bot
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import Hand
 from fichaflow.core.record import draw_until_playable
