@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, replace
 
 from fichaflow.core.view import SeatView
-from fichaflow.review.evaluate import GALLO, MISTAKE, evaluate
+from fichaflow.review.evaluate import MISTAKE, REVIEW, evaluate
 from fichaflow.review.hand import decision_points, fresh, view_at
 from fichaflow.review.precision import PRECISIONS
 from fichaflow.search.decide import DealSearch, candidates
@@ -55,7 +55,7 @@ def reference(view: SeatView, deals: int, seed: int) -> Reference:
     """Each candidate's mean exact value over ``deals`` consistent deals, counted alike."""
     codes = [code for code, _ in candidates(view)]
     valuer = valuer_for(view.rules)
-    search = DealSearch(view, codes, valuer, random.Random(seed), replace(GALLO, belief=0.0))
+    search = DealSearch(view, codes, valuer, random.Random(seed), REVIEW)
     solver = Solver(valuer, search.team)
 
     def solve(fast: FastHand, moves: list[int]) -> list[int]:

@@ -37,8 +37,12 @@ from fichaflow.search.sampler import UnreadableView
 from fichaflow.search.solver import OutOfNodes, Solver
 from fichaflow.search.value import valuer_for
 
-GALLO: Final = Budget()
-"""gallo's own settings: its playout policy (``greedy``) and how it weights deals (``belief``)."""
+REVIEW: Final = Budget(belief=0.0)
+"""The Repaso's search settings: gallo's playout policy (``greedy``), and every deal consistent
+with the view counted alike (``belief`` 0). gallo weighs its deals by how it expects people to
+play (the sampler's play model); a judge of a person's move assumes no habits of the other
+players, only what the rules prove from what the seat saw, and so does the exact reference it is
+measured against (``bench/repaso_truth.py``)."""
 
 NOISE: Final = 2.0
 """A move is within noise of the best when its cost is under this many standard errors."""
@@ -141,7 +145,7 @@ def evaluate(
     rng = random.Random(decision_seed(view, precision, seed))
     codes = [code for code, _ in choices]
     valuer = valuer_for(rules)
-    work = replace(GALLO, playouts=precision.playouts)
+    work = replace(REVIEW, playouts=precision.playouts)
     try:
         search = DealSearch(view, codes, valuer, rng, work, seeded_streams)
     except UnreadableView:

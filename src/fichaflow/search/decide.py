@@ -214,7 +214,7 @@ class DealSearch:
         self.budget = budget
         self.streams = streams
         self.team = valuer.rules.team_of(view.seat)
-        self.sampler = Sampler(view, rng)
+        self.sampler = Sampler(view, rng, weigh=bool(budget.belief))
         self.playouts = 0
         self.last: Sample | None = None
         """The deal the last result came from."""

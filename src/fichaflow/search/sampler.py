@@ -68,11 +68,13 @@ class _Seat:
 class Sampler:
     """Draws consistent deals for one view. Build it once per decision; :meth:`draw` is cheap."""
 
-    def __init__(self, view: SeatView, rng: random.Random) -> None:
+    def __init__(self, view: SeatView, rng: random.Random, weigh: bool = True) -> None:
         if view.seat is None:
             raise UnreadableView("a mirón has no hidden hands to guess")
         self.view = view
         self.rng = rng
+        self.weigh = weigh
+        """Whether each deal is weighed by the play model (else every one weighs 1)."""
         rules = view.rules
         self.seats = rules.seats
         self.me = view.seat
@@ -309,7 +311,8 @@ class Sampler:
                 mine &= ~(1 << turn.drawn)
         start[self.me] = mine
         sample = Sample(hands, stock, start, drawn)
-        sample.weight = self.likelihood(sample)
+        if self.weigh:
+            sample.weight = self.likelihood(sample)
         return sample
 
     def likelihood(self, sample: Sample) -> float:
