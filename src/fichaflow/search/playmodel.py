@@ -96,55 +96,64 @@ def move_odds(
     there were; ``by`` are the seats that laid the left and the right end, the other arguments
     as :func:`features`'. A tile that fits both of two equal ends is one move. (This is
     :func:`features` written out: the sampler asks it for every play of every deal it draws.)"""
+    if left < 0:
+        end = 0  # (a lead has no end: every tile is one move)
+        scores = _lead_scores(w, hand)
+    else:
+        fits = hand & (SUIT[left] | SUIT[right])
+        if not fits & (fits - 1) and (right == left or not fits & SUIT[left] & SUIT[right]):
+            return 1.0, 1  # one tile, and one end for it: no choice
+        if right == left:
+            end = 0
+        scores = _play_scores(w, hand, left, right, by, seat, partner, on_line, lacks)
     made = total = 0.0
     count = 0
-    exp = math.exp
-    if left < 0:
-        todo = hand
-        while todo:
-            low_bit = todo & -todo
-            todo ^= low_bit
-            t = low_bit.bit_length() - 1
-            rest = hand ^ low_bit
+    for t, e, score in scores:
+        total += score
+        count += 1
+        if t == tile and e == end:
+            made = score
+    return made / total, count
+
+
+def _lead_scores(w: tuple[float, ...], hand: int) -> list[tuple[int, int, float]]:
+    """(tile, 0, score) for each tile ``hand`` may lead."""
+    out = []
+    for t in range(28):
+        if hand >> t & 1:
+            rest = hand & ~(1 << t)
             high, low = HALVES[t]
             suit = max((rest & SUIT[high]).bit_count(), (rest & SUIT[low]).bit_count())
-            score = exp(w[9] * PIPS[t] / 12 + w[10] * (high == low) + w[11] * suit / 6)
-            total += score
-            count += 1
-            if t == tile:
-                made = score
-        return made / total, count
+            score = math.exp(w[9] * PIPS[t] / 12 + w[10] * (high == low) + w[11] * suit / 6)
+            out.append((t, 0, score))
+    return out
+
+
+def _play_scores(
+    w: tuple[float, ...], hand: int, left: int, right: int, by: tuple[int, int], seat: int,
+    partner: int, on_line: list[int], lacks: list[int],
+) -> list[tuple[int, int, float]]:  # fmt: skip
+    """(tile, end, score) for each move from ``hand`` onto ``left``/``right``."""
+    out = []
     suit_left, suit_right = SUIT[left], SUIT[right]
-    fits = hand & (suit_left | suit_right)
     following = lacks[(seat + 1) % len(lacks)]
     partner_lacks = lacks[partner] if partner >= 0 else 0
-    if right == left:
-        end = 0
-        if not fits & (fits - 1):
-            return 1.0, 1  # one tile, one move
-    elif not fits & (fits - 1) and not fits & suit_left & suit_right:
-        return 1.0, 1
-    todo = fits
+    ends = ((0, left, right, suit_left), (1, right, left, suit_right))
+    todo = hand & (suit_left | suit_right)
     while todo:
-        low_bit = todo & -todo
-        todo ^= low_bit
-        t = low_bit.bit_length() - 1
-        rest = hand ^ low_bit
+        bit = todo & -todo
+        todo ^= bit
+        t = bit.bit_length() - 1
+        rest = hand ^ bit
         high, low = HALVES[t]
         base = w[0] * PIPS[t] / 12 + w[1] * (high == low)
-        for e in (0, 1):
-            if e == 0:
-                if not suit_left >> t & 1:
-                    continue
-                covered, other = left, right
-            else:
-                if right == left or not suit_right >> t & 1:
-                    continue
-                covered, other = right, left
+        for e, covered, other, suit in ends:
+            if not suit & bit or (e == 1 and right == left):
+                continue
             new = low if high == covered else high
             keep = (rest & SUIT[new]).bit_count()
             laid = by[e]
-            score = exp(
+            score = math.exp(
                 base
                 + w[2] * keep / 6
                 + w[3] * (rest & SUIT[covered]).bit_count() / 6
@@ -157,8 +166,5 @@ def move_odds(
                 + w[13] * (following >> new & following >> other & 1)
                 + w[14] * (partner_lacks >> new & 1)
             )
-            total += score
-            count += 1
-            if t == tile and e == end:
-                made = score
-    return made / total, count
+            out.append((t, e, score))
+    return out
