@@ -17,20 +17,22 @@ replaying the history through the rules engine with the sampled deal.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from fichaflow.core.inference import deduce, partner, salida_was_forced
+from fichaflow.core.inference import deduce, salida_was_forced
 from fichaflow.core.partida import dealt_to_nobody
-from fichaflow.core.tiles import HALVES, SUIT, bits
+from fichaflow.core.tiles import PIPS, SUIT, bits
 from fichaflow.core.view import SeatView
-from fichaflow.search.playmodel import WEIGHTS, move_odds
 
-ANY_MOVE: Final = 0.3
-"""The share of the play model that is indifferent: a move chosen at random, for the players who
-do not play as the model expects."""
+SHED_HEAVY: Final = 0.15
+"""How strongly the play model expects a player to shed heavy tiles (softmax weight per pip)."""
+ANY_TILE: Final = 0.3
+"""The share of the play model that is indifferent to pips (a tile chosen at random)."""
 
+_EXP: Final = tuple(math.exp(SHED_HEAVY * p) for p in range(13))
 _FOREVER: Final = 1 << 30
 
 
@@ -52,22 +54,6 @@ class Sample:
     start: list[int]
     drawn: list[int]
     weight: float = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class _Seen:
-    """One play of another player as the play model reads it, apart from their hand: the ends
-    they faced, the end they played at (-1: the lead), the seats that laid those ends, their
-    partner (-1: none), how many tiles on the line showed each number, and the numbers each
-    seat had passed on."""
-
-    left: int
-    right: int
-    end: int
-    by: tuple[int, int]
-    partner: int
-    on_line: list[int]
-    lacks: list[int]
 
 
 @dataclass(slots=True)
@@ -111,8 +97,6 @@ class Sampler:
             self.forced_above = dealt_to_nobody(rules, view.hand_number, lead_tile)
         self._read_history()
         self._build_items()
-        self.weights = WEIGHTS[self.seats]
-        self.steps = self._read_plays()
 
     # -- the timelines -----------------------------------------------------------------------
 
@@ -140,42 +124,6 @@ class Sampler:
                 else:
                     self.drawn_known.append(-1)
                     line.slots.append(i)
-
-    def _read_plays(self) -> list[tuple[int, int, _Seen | None]]:
-        """The history as :meth:`likelihood` replays it on every deal: (seat, tile) for each
-        play, with what the play model reads of it apart from the hand (None for the viewer's
-        own plays and a salida the rules chose), and (seat, -1) for each draw."""
-        view = self.view
-        rules = view.rules
-        forced = salida_was_forced(view)
-        by = (-1, -1)
-        on_line = [0] * 7
-        lacks = [0] * self.seats
-        first = True
-        steps: list[tuple[int, int, _Seen | None]] = []
-        for turn in self.history:
-            seat = turn.seat
-            if turn.kind == "draw":
-                steps.append((seat, -1, None))
-                continue
-            if turn.kind == "pass":
-                lacks[seat] |= 1 << turn.left | 1 << turn.right
-                continue
-            end = -1 if turn.end is None else int(turn.end)
-            seen = None
-            if seat != self.me and not (first and forced):
-                mate = partner(rules, seat)
-                seen = _Seen(
-                    turn.left, turn.right, end, by, -1 if mate is None else mate,
-                    on_line.copy(), lacks.copy(),
-                )  # fmt: skip
-            steps.append((seat, turn.tile, seen))
-            first = False
-            high, low = HALVES[turn.tile]
-            on_line[high] += 1
-            on_line[low] += high != low
-            by = (seat, seat) if end < 0 else (seat, by[1]) if end == 0 else (by[0], seat)
-        return steps
 
     def _allowed(self, seat: int, tile: int, origin: int, until: int) -> bool:
         """True when ``seat`` could have held ``tile`` from ``origin`` (-1: the deal; else the
@@ -368,24 +316,35 @@ class Sampler:
         return sample
 
     def likelihood(self, sample: Sample) -> float:
-        """How likely the other players' observed plays were with these hands: each play one of
-        the moves the player had then, chosen as the play model says
-        (:mod:`fichaflow.search.playmodel`), or, in a share :data:`ANY_MOVE` of cases, at
-        random (not every player plays like the gallo the model was fitted to)."""
+        """How likely the other players' observed plays were with these hands: each play is
+        one of the tiles the player could play then, chosen by a model that mostly sheds heavy
+        tiles (a softmax over pips) and sometimes picks any tile."""
         holding = sample.start.copy()
         drawn = iter(sample.drawn)
         weight = 1.0
-        w = self.weights
-        for seat, tile, seen in self.steps:
-            if tile < 0:
+        me = self.me
+        first = True
+        forced = salida_was_forced(self.view)
+        for turn in self.history:
+            seat = turn.seat
+            if turn.kind == "draw":
                 holding[seat] |= 1 << next(drawn)
                 continue
-            if seen is not None:
-                odds, count = move_odds(
-                    w, holding[seat], seen.left, seen.right, tile, seen.end, seen.by, seat,
-                    seen.partner, seen.on_line, seen.lacks,
-                )  # fmt: skip
-                if count > 1:
-                    weight *= (1.0 - ANY_MOVE) * odds + ANY_MOVE / count
-            holding[seat] &= ~(1 << tile)
+            if turn.kind != "play":
+                continue
+            bit = 1 << turn.tile
+            if seat != me and not (first and forced):
+                options = holding[seat]
+                if turn.left >= 0:
+                    options &= SUIT[turn.left] | SUIT[turn.right]
+                if options & (options - 1):
+                    total = 0.0
+                    count = 0
+                    for t in bits(options):
+                        total += _EXP[PIPS[t]]
+                        count += 1
+                    chosen = (1.0 - ANY_TILE) * _EXP[PIPS[turn.tile]] / total + ANY_TILE / count
+                    weight *= chosen
+            holding[seat] &= ~bit
+            first = False
         return weight
