@@ -234,7 +234,7 @@ class DealSearch:
                 solved = None if solve is None else solve(fast, codes)
             except StopSearch:
                 return
-            weight = sample.weight**budget.belief if budget.belief else 1.0
+            weight = sample.weight**budget.belief  # (1 when the sampler did not weigh)
             if solved is not None:
                 values = [float(v) for v in solved]
                 yield DealResult(weight, values, [1.0 if v > 0 else 0.0 for v in solved], True)
