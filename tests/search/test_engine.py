@@ -12,6 +12,7 @@ from fichaflow.core.hand import EndKind, Hand
 from fichaflow.core.partida import facts_of
 from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import score_hand
+from fichaflow.core.tiles import IS_DOUBLE, PIPS
 from fichaflow.search.engine import DRAW, PASS, FastHand, from_core
 from fichaflow.search.value import Valuer
 from tests.search.helpers import ALL_PRESETS, BONUSES, MODE_PRESETS, core_end, new_hand, to_core
@@ -143,6 +144,30 @@ def test_playouts_are_legal_hands_with_the_rules_engine_result(
     assert key == FastHand.from_hand(hand).end_key()
     valuer = Valuer(rules)
     assert valuer.gains(key) == score_hand(rules, facts_of(hand)).gains(rules.teams)
+
+
+@given(preset=st.sampled_from(MODE_PRESETS), seed=st.integers(0, 10**9))
+def test_a_greedy_playout_sheds_a_double_first_then_the_heaviest(preset: str, seed: int) -> None:
+    """With greedy 1 every player with a choice of tiles lays a double when it holds one that
+    fits (the heaviest such), else its heaviest tile that fits: checked move by move against the
+    rules engine's own hand and legal moves."""
+    rules = Rules.make(preset)
+    hand = new_hand(rules, seed)
+    fast = FastHand.from_hand(hand)
+    trace: list[int] = []
+    fast.playout(random.Random(seed).random, 1.0, trace)
+    chosen = 0
+    for move in trace:
+        played = to_core(move, hand.left < 0)
+        tiles = {m.tile for m in hand.legal_moves() if m.is_play}
+        if played.is_play and len(tiles) > 1:
+            doubles = [t for t in tiles if IS_DOUBLE[t]]
+            best = max(PIPS[t] for t in doubles or tiles)
+            assert PIPS[played.tile] == best and (not doubles or played.tile in doubles)
+            chosen += 1
+        hand.play(played)
+    assert hand.ended
+    assert chosen or len(trace) < 8  # a hand of any length but the shortest has choices
 
 
 def test_choices_drop_only_mirror_moves() -> None:

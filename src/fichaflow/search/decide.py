@@ -43,7 +43,8 @@ class Budget:
     jugador at 150 ms, 6 did worse than 9 or 12, and 9 and 12 were equal within the noise of 720
     hands (see docs/benchmarks.md)."""
     greedy: float = 0.5
-    """How often the playout policy sheds its heaviest playable tile instead of a random one."""
+    """How often the playout policy sheds its first playable tile to shed (a double, else the
+    heaviest) instead of a random one."""
     belief: float = 0.5
     """How much the play model's likelihood counts (an exponent on a sample's weight)."""
     correct: bool = True

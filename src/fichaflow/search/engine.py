@@ -37,7 +37,7 @@ from fichaflow.search.tables import (
     PIPS_LOW,
     PLACED,
     SALIDA_PASADA_OFF,
-    heaviest,
+    first_to_shed,
 )
 
 PASS: Final = -1
@@ -335,7 +335,8 @@ class FastHand:
     ) -> EndKey:
         """Play the hand to its end from here and return its :meth:`end_key`; the position itself
         is left as it was. Each player draws and passes as the rules force; among playable tiles
-        it takes the heaviest with probability ``greedy`` and a random one otherwise, then a
+        it takes its first to shed (a double, else the heaviest: :func:`~.tables.first_to_shed`)
+        with probability ``greedy`` and a random one otherwise, then a
         random end when the tile fits both. ``trace`` (for tests) receives every move made."""
         if self.end_kind:
             return self.end_key()
@@ -404,7 +405,7 @@ class FastHand:
             count = mask.bit_count()
             if count > 1:
                 if choosy and rand() < greedy:
-                    bit = 1 << heaviest(mask)
+                    bit = 1 << first_to_shed(mask)
                 elif count == 2:
                     # trunc(r * 2) is 1 exactly when r >= 0.5 (doubling a float is exact).
                     bit = mask & -mask
@@ -483,9 +484,9 @@ def _pips_list(hands: list[int]) -> list[int]:
 
 
 def _pick(mask: int, rand: Callable[[], float], greedy: float) -> int:
-    """A tile of a non-empty set: the heaviest with probability ``greedy``, else any."""
+    """A tile of a non-empty set: the first to shed with probability ``greedy``, else any."""
     if greedy and rand() < greedy:
-        return heaviest(mask)
+        return first_to_shed(mask)
     k = trunc(rand() * mask.bit_count())
     while k:
         mask &= mask - 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from fichaflow.core import inplay
-from fichaflow.core.tiles import HALVES, MAX_HALF, NUM_TILES, PIPS
+from fichaflow.core.tiles import HALVES, IS_DOUBLE, MAX_HALF, NUM_TILES, PIPS
 
 OTHER: Final[tuple[int, ...]] = tuple(
     (b if a == n else (a if b == n else -1)) for a, b in HALVES for n in range(7)
@@ -62,8 +62,17 @@ the tile's bit, so that a playout never works out the tile's number."""
 HALF_BITS: Final = 14
 
 
-def _heaviest_table(offset: int) -> tuple[int, ...]:
-    """For each 14-bit slice of a tile set, its heaviest tile (highest index among equals).
+SHED_RANK: Final[tuple[int, ...]] = tuple(
+    PIPS[t] + (100 if IS_DOUBLE[t] else 0) for t in range(NUM_TILES)
+)
+"""The order in which a playout's player sheds its tiles when it does not pick at random: a
+double first (it fits only its own number, so it is the hardest to place later), then the
+heaviest (the fewest points left in hand should the hand be lost)."""
+
+
+def _first_to_shed_table(offset: int) -> tuple[int, ...]:
+    """For each 14-bit slice of a tile set, the tile of highest :data:`SHED_RANK` in it (the
+    highest index among equals), or -1 for none.
 
     Built from the slice without its lowest tile (a smaller index, already tabled), so that
     importing the engine stays quick."""
@@ -72,31 +81,32 @@ def _heaviest_table(offset: int) -> tuple[int, ...]:
         lowest = sub & -sub
         rest = out[sub ^ lowest]
         t = lowest.bit_length() - 1 + offset
-        if t >= NUM_TILES or (rest >= 0 and PIPS[rest] >= PIPS[t]):
+        if t >= NUM_TILES or (rest >= 0 and SHED_RANK[rest] >= SHED_RANK[t]):
             out[sub] = rest
         else:
             out[sub] = t
     return tuple(out)
 
 
-HEAVY_LOW: Final = _heaviest_table(0)
-HEAVY_HIGH: Final = _heaviest_table(HALF_BITS)
+SHED_LOW: Final = _first_to_shed_table(0)
+SHED_HIGH: Final = _first_to_shed_table(HALF_BITS)
 LOW_MASK: Final = (1 << HALF_BITS) - 1
 
 
-def heaviest(mask: int) -> int:
-    """The heaviest tile of a non-empty set (ties: the higher tile index)."""
-    high = HEAVY_HIGH[mask >> HALF_BITS]
-    low = HEAVY_LOW[mask & LOW_MASK]
+def first_to_shed(mask: int) -> int:
+    """The tile of a non-empty set that a playout sheds first (:data:`SHED_RANK`; ties: the
+    higher tile index)."""
+    high = SHED_HIGH[mask >> HALF_BITS]
+    low = SHED_LOW[mask & LOW_MASK]
     if high < 0:
         return low
-    if low < 0 or PIPS[high] >= PIPS[low]:
+    if low < 0 or SHED_RANK[high] >= SHED_RANK[low]:
         return high
     return low
 
 
 def _pips_table(offset: int) -> tuple[int, ...]:
-    """For each 14-bit slice of a tile set, its pips (built as :func:`_heaviest_table` is)."""
+    """For each 14-bit slice of a tile set, its pips (built as :func:`_first_to_shed_table` is)."""
     out = [0] * (1 << HALF_BITS)
     for sub in range(1, 1 << HALF_BITS):
         lowest = sub & -sub
