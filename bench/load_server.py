@@ -41,6 +41,19 @@ import websockets
 SERVE = [sys.executable, "-c", "from fichaflow.cli import main; main()", "serve"]
 
 
+def serve_with_ws(ws: str | None) -> list[str]:
+    """``fichaflow serve`` with uvicorn's WebSocket implementation forced to ``ws`` (None: the
+    server's own choice), to compare two implementations in one run."""
+    if ws is None:
+        return SERVE
+    start = (
+        "import uvicorn; run = uvicorn.run; "
+        f"uvicorn.run = lambda *a, **k: run(*a, **{{**k, 'ws': {ws!r}}}); "
+        "from fichaflow.cli import main; main()"
+    )
+    return [sys.executable, "-c", start, "serve"]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -242,6 +255,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="the measured window")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--ws", default=None, help="uvicorn's WebSocket implementation (default: the server's)"
+    )
     args = parser.parse_args()
     raise_open_files()
 
@@ -249,8 +265,8 @@ def main() -> None:
     port = free_port()
     base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
     database = f"sqlite:///{folder / 'load.sqlite3'}"
-    command = [*SERVE, "--port", str(port), "--db", database, "--http-limit", "0"]
-    command += ["--ws-per-address", "0"]  # every client comes from 127.0.0.1
+    command = [*serve_with_ws(args.ws), "--port", str(port), "--db", database]
+    command += ["--http-limit", "0", "--ws-per-address", "0"]  # every client is on 127.0.0.1
     log = (folder / "server.log").open("wb")
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     try:
@@ -290,6 +306,7 @@ def main() -> None:
         "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} "
         f"{platform.python_version()}",
         "tables": args.tables,
+        "ws": args.ws or "default",
         "clients": 4 * args.tables,
         "delay_s": args.delay,
         "window_s": round(window, 1),

@@ -286,6 +286,9 @@ def serve(
         # believes them from 127.0.0.1): the rate limits count the address uvicorn settles on.
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies,
+        # websockets' sans-I/O protocol: no tasks of its own per connection, where the default
+        # (websockets' legacy API, deprecated upstream) runs several; same flow control
+        ws="websockets-sansio",
         ws_max_size=FRAME_LIMIT_BYTES,
         ws_per_message_deflate=False,  # views are small; compressing them costs the CPU
         # A mirón's long poll waits up to 20 s: on stop, requests still open get this long, then
