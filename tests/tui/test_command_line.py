@@ -83,6 +83,21 @@ def waiting_for_answer(pid: int) -> None:
         time.sleep(0.01)
 
 
+def as_from_a_shell() -> None:
+    """In the child, before the command starts: Ctrl-C as a shell leaves it (caught by default,
+    not blocked), whatever the test worker that starts it has set for itself."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def signal_state(pid: int) -> str:
+    """The signal lines of /proc/PID/status, to tell why a signal went unanswered."""
+    status = Path(f"/proc/{pid}/status")
+    if not status.exists():
+        return "(no /proc)"
+    return " ".join(line for line in status.read_text().splitlines() if line.startswith("Sig"))
+
+
 def test_ctrl_c_leaves_cleanly():
     env = {**os.environ, "NO_COLOR": "1"}
     process = subprocess.Popen(
@@ -91,8 +106,9 @@ def test_ctrl_c_leaves_cleanly():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        preexec_fn=as_from_a_shell,
     )
-    assert process.stdout is not None
+    assert process.stdout and process.stdin and process.stderr
     seen = b""
     while "›".encode() not in seen:  # wait for the first question
         chunk = os.read(process.stdout.fileno(), 4096)
@@ -100,7 +116,16 @@ def test_ctrl_c_leaves_cleanly():
         seen += chunk
     waiting_for_answer(process.pid)
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    # stdin stays open until the command has answered the Ctrl-C: closing it at once would race
+    # the end of input against the signal, which a person at a keyboard never does
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        state = signal_state(process.pid)
+        process.kill()
+        pytest.fail(f"the command did not answer Ctrl-C within 60 s ({state})")
+    process.stdin.close()
+    out, err = process.stdout.read(), process.stderr.read()
     assert process.returncode == 130
     assert "Partida abandonada." in (seen + out).decode()
     assert b"Traceback" not in err
