@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,39 @@ def test_migrations_build_a_fresh_database_and_run_again_harmlessly(tmp_path: Pa
     tables = set(inspect(engine).get_table_names())
     assert {"mesas", "people", "seats", "partidas", "hands", "moves", "alembic_version"} <= tables
     assert storage.load_mesa(engine, "nada") is None
+    engine.dispose()
+
+
+def test_a_sqlite_transaction_that_reads_then_writes_outlasts_a_write_in_between(
+    tmp_path: Path,
+) -> None:
+    """Each of the server's transactions reads, then writes (a lease renewal, a mesa kept on an
+    account, a move checked against its fence). Another connection writing in between used to
+    make the second half fail at once with «database is locked» (a sign-up's mesa answered
+    HTTP 500): now the other writer waits its turn, and both land."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'fichaflow.sqlite3'}")
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE notes (who TEXT)"))
+    failures: list[BaseException] = []
+
+    def other_writer() -> None:
+        try:
+            with engine.begin() as connection:
+                connection.execute(text("INSERT INTO notes VALUES ('other')"))
+        except BaseException as exc:  # (reported below, on the test's thread)
+            failures.append(exc)
+
+    with engine.begin() as first:
+        assert first.execute(text("SELECT count(*) FROM notes")).scalar() == 0
+        writer = threading.Thread(target=other_writer)
+        writer.start()
+        writer.join(0.3)  # long enough for the other write to land in between, if it could
+        first.execute(text("INSERT INTO notes VALUES ('first')"))
+    writer.join(10)
+    assert failures == []
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT who FROM notes ORDER BY rowid")).scalars().all()
+    assert rows == ["first", "other"]
     engine.dispose()
 
 

@@ -28,8 +28,8 @@ stopped): its locks would hold up every other server."""
 
 
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
-    """An engine for ``url``; SQLite gets WAL mode, foreign keys and a busy timeout, and its
-    folder is created if missing."""
+    """An engine for ``url``; SQLite gets WAL mode, foreign keys, a busy timeout and
+    transactions that take the write lock up front, and its folder is created if missing."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         # pre-ping: a connection the database dropped (a restart, an outage) is replaced before
@@ -74,7 +74,11 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN")
+        # IMMEDIATE: a transaction takes the write lock when it begins, waiting its turn under
+        # the busy timeout. A deferred one that reads first and writes after fails at once with
+        # «database is locked» if another connection wrote in between (WAL cannot move its
+        # snapshot on), and no busy timeout helps: a move or a sign-up refused for nothing.
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 
