@@ -10,12 +10,14 @@ drawn here, never in the engine. See ``docs/torneos.md``.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import csv
 import hashlib
 import hmac
 import io
 import logging
+import random
 import secrets
 from collections.abc import Awaitable, Callable, Collection
 from datetime import UTC, datetime
@@ -32,6 +34,7 @@ from fichaflow.core.partida import time_winner
 from fichaflow.core.tiles import bits, name
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
+from fichaflow.http.locks import KeyedLocks
 from fichaflow.storage import Database
 from fichaflow.torneo import model
 from fichaflow.torneo.duplicate import leader, round_deals
@@ -41,8 +44,12 @@ from fichaflow.torneos import store
 MAX_BODY: Final = 512 * 1024
 """The largest request: a torneo of many entrants, or a result with its partida's record."""
 SEED_BYTES: Final = 32
-TRIES: Final = 5
-"""How often an action is tried again from what is stored when another one wrote first."""
+TRIES: Final = 8
+"""How often an action is tried from what is stored when another server process wrote first
+(within one process, actions on a torneo take turns and never race)."""
+RETRY_PAUSE: Final = 0.02
+"""Seconds, at most, before the second try; each later try may wait twice as long (random
+within that, so that two processes that collided do not collide again)."""
 DEFAULT_BY: Final = "organizador"
 RESULT_KEYS: Final = ("score", "forfeit", "deals", "record", "by", "note", "correct")
 STATUS: Final = {
@@ -276,6 +283,10 @@ class TorneoService:
 
     def __init__(self, storage: Database) -> None:
         self.storage = storage
+        # The actions on one torneo take turns in this process: the eight tables of a round
+        # that end together would otherwise race for the same stored version, and the last
+        # ones could lose every try.
+        self._turns = KeyedLocks()
         self.make_mesa: MakeMesa | None = None
         self.record_of: RecordOf | None = None
         self.make_sheet: MakeSheet | None = None
@@ -560,7 +571,19 @@ class TorneoService:
         a refusal (``FichaFlowError``) stores nothing. ``public``: ``code`` is the public code
         (a registration by the link); ``account``: the account registering, kept with the
         entrant the action returns."""
-        for _ in range(TRIES):
+        async with self._turns.of(code):
+            return await self._act(code, action, account, public)
+
+    async def _act(
+        self,
+        code: str,
+        action: Callable[[model.Torneo], T],
+        account: str | None,
+        public: bool,
+    ) -> tuple[store.Stored, model.Torneo, T]:
+        for attempt in range(TRIES):
+            if attempt:  # another process wrote first: a random pause, longer each time
+                await asyncio.sleep(random.uniform(0, RETRY_PAUSE * 2 ** (attempt - 1)))
             if public:
                 stored, torneo = await self.read(public=code)
             else:
