@@ -112,11 +112,17 @@ class AnotadorService:
             if left <= 0:
                 break
             look = min(left, SHARED_LOOK) if self.shared else left
+            changed = room.changed
             try:
-                await asyncio.wait_for(room.changed.wait(), look)
+                await asyncio.wait_for(changed.wait(), look)
             except TimeoutError:
-                room = await self.room(watch=watch)
-                continue
+                if not changed.is_set():  # (it may be set while the wait runs out: news too)
+                    again = await self.room(watch=watch)
+                    if again is room:
+                        continue
+                    # Read again from the database: lines another server stored, or the
+                    # mesa left memory (people renamed) the moment this wait ran out.
+                    return again
             # News, or the sheet changed without a new line (people renamed): answer with it.
             return await self.room(watch=watch)
         return room
