@@ -683,6 +683,14 @@ class MesaFuzz:
                 f"no answer to {text[:200]!r}: the connection closed ({socket.close_code}) "
                 f"or the server hangs"
             )
+            if expected not in (ACCEPT, ANY) and not has_error(socket.log[start:]):
+                # The window closed on a change of the mesa that the server made meanwhile (a
+                # hand dealt, a partida ended) before the refusal came: the server answers a
+                # connection's messages in order, so a ping behind it settles which.
+                ref = f"sync{random.getrandbits(40)}"
+                await socket.send({"type": "ping", "ref": ref})
+                with contextlib.suppress(TimeoutError):
+                    await socket.until(lambda: pong(socket.log[start:], ref=ref))
         self._judge(conn, text, intention, expected, socket.log[start:], before)
 
     def _answer_ends(
@@ -710,7 +718,9 @@ class MesaFuzz:
             for message in window:
                 kind = message["type"]
                 changed = seq is not None and message.get("seq", -1) > seq
-                if kind == "error" or (changed and expected != ACCEPT):
+                # a bot's move meanwhile changes the mesa too, but says nothing of this message
+                other_move = kind in ("move", "hand_end") and message["move"]["seat"] != mine
+                if kind == "error" or (changed and expected != ACCEPT and not other_move):
                     return True
                 if kind in ends and (kind != "mesa" or changed):
                     return True
@@ -868,7 +878,7 @@ class MesaFuzz:
         window: list[dict[str, Any]],
         before: dict[str, Any],
     ) -> None:
-        errors = [m for m in window if m["type"] == "error" and m["code"] != HELLO_TIMEOUT]
+        errors = [m for m in window if has_error([m])]
         said = f"{conn.label} sent {text[:300]!r}"
         assert len(errors) <= 1, f"{said}: more than one error {errors}"
         if errors:
@@ -1091,6 +1101,11 @@ def among(move: str, legal: list[str]) -> bool:
 
 def pong(messages: list[dict[str, Any]], ref: Any) -> bool:
     return any(m["type"] == "pong" and m["ref"] == ref for m in messages)
+
+
+def has_error(messages: list[dict[str, Any]]) -> bool:
+    """An error answers the message (the hello timeout answers nobody's)."""
+    return any(m["type"] == "error" and m["code"] != HELLO_TIMEOUT for m in messages)
 
 
 def still(state: dict[str, Any]) -> dict[str, Any]:
