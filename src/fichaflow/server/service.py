@@ -34,6 +34,7 @@ from fichaflow.core.names import player_name
 from fichaflow.core.rules import DEFAULT_PRESET, Mode, Rules
 from fichaflow.core.view import HandMemo, seat_view
 from fichaflow.http import is_code, shown_code
+from fichaflow.http.locks import KeyedLocks
 from fichaflow.ratings.bots import bot_ratings
 from fichaflow.ratings.model import SHOWN_AT_MU
 from fichaflow.server import changes as ch
@@ -237,7 +238,7 @@ class TableService:
         self.idle_seconds = idle_seconds
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, int]] = {}  # token hash -> (mesa code, person)
-        self._loading: dict[str, asyncio.Lock] = {}  # mesa code -> its load from the database
+        self._loading = KeyedLocks()  # mesa code -> its load from the database
         self.lobby = Lobby(self.rooms)
         """The public mesas' list; its ``rating_of`` (None: nobody has a rating yet) gives a
         person's rating, for the lobby and «Jugar ya»."""
@@ -298,25 +299,20 @@ class TableService:
             raise FichaFlowError("server.no_mesa", mesa=shown_code(code))
         # One load per mesa at a time (many clients of one mesa come back together after a
         # restart), while other mesas load alongside.
-        loading = self._loading.setdefault(code, asyncio.Lock())
-        try:
-            async with loading:
-                room = self.rooms.get(code)
-                if room is not None:
-                    return room
-                taken = await self.storage.take_mesa(code)  # the lease, then the mesa
-                if taken is None:
-                    raise FichaFlowError("server.no_mesa", mesa=code)
-                snap, fence = taken
-                try:
-                    return self._restore(snap, fence)
-                except FichaFlowError as exc:
-                    log.error("mesa %s does not replay: %s", code, exc)
-                    await self.storage.release_leases({code: fence})
-                    raise FichaFlowError("server.no_mesa", mesa=code) from None
-        finally:
-            if not loading.locked() and self._loading.get(code) is loading:
-                del self._loading[code]
+        async with self._loading.of(code):
+            room = self.rooms.get(code)
+            if room is not None:
+                return room
+            taken = await self.storage.take_mesa(code)  # the lease, then the mesa
+            if taken is None:
+                raise FichaFlowError("server.no_mesa", mesa=code)
+            snap, fence = taken
+            try:
+                return self._restore(snap, fence)
+            except FichaFlowError as exc:
+                log.error("mesa %s does not replay: %s", code, exc)
+                await self.storage.release_leases({code: fence})
+                raise FichaFlowError("server.no_mesa", mesa=code) from None
 
     @contextlib.asynccontextmanager
     async def locked(self, code: str) -> AsyncIterator[Room]:
