@@ -65,19 +65,23 @@ def test_the_page_follows_its_mesa_when_the_lease_is_taken(
         tiles, line = sorted(me.hand()), me.line()
 
         # Another server takes the mesa's lease (a new token), then lets it go at once.
-        with contextlib.closing(sqlite3.connect(database)) as db, db:
-            (fence,) = db.execute("SELECT fence FROM mesas WHERE code = ?", (code,)).fetchone()
-            db.execute(
-                "UPDATE mesas SET owner = 'otro', fence = fence + 1, lease_until = 0 "
-                "WHERE code = ?",
-                (code,),
-            )
-        # This server drops the mesa and tells the page, which comes back by itself.
-        expect(page.locator(".toast")).to_contain_text("se vuelve a conectar sola")
+        # This server drops the mesa and tells the page, which comes back by itself on a new
+        # WebSocket: waited for as such, since until the close arrives the old one still shows
+        # everything as it was (the toast comes first, on the old socket).
+        with page.expect_websocket(timeout=20_000) as reconnected:
+            with contextlib.closing(sqlite3.connect(database)) as db, db:
+                (fence,) = db.execute("SELECT fence FROM mesas WHERE code = ?", (code,)).fetchone()
+                db.execute(
+                    "UPDATE mesas SET owner = 'otro', fence = fence + 1, lease_until = 0 "
+                    "WHERE code = ?",
+                    (code,),
+                )
+            expect(page.locator(".toast")).to_contain_text("se vuelve a conectar sola")
+        # (named as the welcome after the reload said)
+        assert reconnected.value.url.endswith("/ws?node=uno")
         expect(page.locator(".connection-banner")).to_have_count(0, timeout=20_000)
         expect(page.locator(".hand-tile")).to_have_count(len(tiles))
         assert sorted(me.hand()) == tiles and me.line() == line
-        assert sockets[-1].endswith("/ws?node=uno")  # (as the welcome after the reload said)
         with contextlib.closing(sqlite3.connect(database)) as db:
             owner, now = db.execute(
                 "SELECT owner, fence FROM mesas WHERE code = ?", (code,)
