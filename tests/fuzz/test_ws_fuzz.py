@@ -878,7 +878,7 @@ class MesaFuzz:
         window: list[dict[str, Any]],
         before: dict[str, Any],
     ) -> None:
-        errors = [m for m in window if has_error([m])]
+        errors = [m for m in window if is_error(m)]
         said = f"{conn.label} sent {text[:300]!r}"
         assert len(errors) <= 1, f"{said}: more than one error {errors}"
         if errors:
@@ -1103,9 +1103,13 @@ def pong(messages: list[dict[str, Any]], ref: Any) -> bool:
     return any(m["type"] == "pong" and m["ref"] == ref for m in messages)
 
 
+def is_error(message: dict[str, Any]) -> bool:
+    """An error that answers a message (the hello timeout answers nobody's)."""
+    return bool(message["type"] == "error" and message["code"] != HELLO_TIMEOUT)
+
+
 def has_error(messages: list[dict[str, Any]]) -> bool:
-    """An error answers the message (the hello timeout answers nobody's)."""
-    return any(m["type"] == "error" and m["code"] != HELLO_TIMEOUT for m in messages)
+    return any(is_error(m) for m in messages)
 
 
 def still(state: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ Mirones follow the score with a read-only code and long polling. See ``docs/prot
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -113,18 +114,13 @@ class AnotadorService:
                 break
             look = min(left, SHARED_LOOK) if self.shared else left
             changed = room.changed
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), look)
-            except TimeoutError:
-                if not changed.is_set():  # (it may be set while the wait runs out: news too)
-                    again = await self.room(watch=watch)
-                    if again is room:
-                        continue
-                    # Read again from the database: lines another server stored, or the
-                    # mesa left memory (people renamed) the moment this wait ran out.
-                    return again
-            # News, or the sheet changed without a new line (people renamed): answer with it.
-            return await self.room(watch=watch)
+            again = await self.room(watch=watch)
+            # News (the event, even one set as the wait ran out), or the sheet read again from
+            # the database (lines another server stored, or people renamed): answer with it.
+            if changed.is_set() or again is not room:
+                return again
         return room
 
     async def room(self, code: str | None = None, watch: str | None = None) -> Room:
