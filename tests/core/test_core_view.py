@@ -20,7 +20,14 @@ from fichaflow.core.hand import Hand
 from fichaflow.core.partida import Partida, first_salida
 from fichaflow.core.rules import PRESETS, Rules
 from fichaflow.core.tiles import ALL_TILES, parse
-from fichaflow.core.view import HandMemo, hand_view, hand_views, seat_view
+from fichaflow.core.view import (
+    VIEW_KEYS,
+    HandMemo,
+    hand_view,
+    hand_views,
+    hand_views_json,
+    seat_view,
+)
 from tests.core.kit import deal, play_tokens, random_move, start, tiles
 from tests.core.scenarios import DRAW_HANDS, DRAW_STOCK, TRANQUE_MOVES, tranque_deal
 
@@ -135,10 +142,13 @@ def test_views_built_together_are_the_views_built_alone(preset: str) -> None:
                 together = hand_views(rules, hand, order)
                 memo: dict[int, dict[str, Any]] = {}
                 written = {seat: together[seat].to_json(memo) for seat in order}
+                straight = hand_views_json(rules, hand, order)
                 for seat in seats:
                     alone = hand_view(rules, hand, seat)
                     assert together[seat] == alone
                     assert written[seat] == alone.to_json()
+                    assert straight[seat] == alone.to_json()
+                    assert list(straight[seat]) == list(VIEW_KEYS)  # the protocol's order
                     if not hand.ended:  # at the end every hand is face up
                         assert named_tiles(written[seat]) <= allowed_for(hand, seat)
 
@@ -147,11 +157,15 @@ def _kept_views_are_fresh(memo: HandMemo, rules: Rules, hand: Hand) -> None:
     seats = [None, *range(rules.seats)]
     together = hand_views(rules, hand, seats, memo=memo)
     written = memo.written()
+    straight = hand_views_json(rules, hand, seats, memo=memo)
     for seat in seats:
         view = together[seat].to_json(written)
-        assert view == hand_view(rules, hand, seat).to_json()
+        fresh = hand_view(rules, hand, seat).to_json()
+        assert view == fresh
+        assert straight[seat] == fresh
         if not hand.ended:
             assert named_tiles(view) <= allowed_for(hand, seat)
+            assert named_tiles(straight[seat]) <= allowed_for(hand, seat)
 
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)

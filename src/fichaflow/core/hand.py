@@ -9,6 +9,7 @@ cheap to copy and every move can be taken back with :meth:`Hand.pop`, so bots ca
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Final
@@ -103,6 +104,21 @@ class Turn:
     def notation(self) -> str:
         """The move in record notation, with the end named only where the tile fits both."""
         return write_move(self.move, (self.left, self.right))
+
+
+def place(line: deque[tuple[int, int]], turn: Turn) -> None:
+    """Lay ``turn``'s tile on ``line`` (left end first, each tile as ``(left half, right
+    half)``), if it placed one: the one way a line is built from a history."""
+    move = turn.move
+    if not move.is_play:
+        return
+    if move.end is None:
+        assert move.left is not None
+        line.append((move.left, other_half(move.tile, move.left)))
+    elif move.end is End.LEFT:
+        line.appendleft((other_half(move.tile, turn.left), turn.left))
+    else:
+        line.append((turn.right, other_half(move.tile, turn.right)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,17 +223,10 @@ class Hand:
 
     def line(self) -> list[tuple[int, int]]:
         """The line from its left end to its right end, each tile as ``(left half, right half)``."""
-        out: list[tuple[int, int]] = []
-        for turn in self.plays():
-            move = turn.move
-            if move.end is None:
-                assert move.left is not None
-                out.append((move.left, other_half(move.tile, move.left)))
-            elif move.end is End.LEFT:
-                out.insert(0, (other_half(move.tile, turn.left), turn.left))
-            else:
-                out.append((turn.right, other_half(move.tile, turn.right)))
-        return out
+        out: deque[tuple[int, int]] = deque()
+        for turn in self.history:
+            place(out, turn)
+        return list(out)
 
     def playable(self, seat: int | None = None) -> int:
         """The set of tiles ``seat`` (by default the one to move) could place now."""

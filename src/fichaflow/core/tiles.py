@@ -81,10 +81,13 @@ def pips_of(mask: int) -> int:
     return sum(PIPS[t] for t in bits(mask))
 
 
+NAMES: Final[tuple[str, ...]] = tuple(f"{hi}-{lo}" for hi, lo in HALVES)
+"""Each tile in record notation (:func:`name`), for loops that write many."""
+
+
 def name(tile: int) -> str:
     """Record notation, high half first: ``6-4``."""
-    hi, lo = HALVES[tile]
-    return f"{hi}-{lo}"
+    return NAMES[tile]
 
 
 def spoken(tile: int, lang: str = "es") -> str:

@@ -9,16 +9,26 @@ with no seat and no tiles. The rules themselves make one fact public: who must l
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, Required, TypedDict
 
 from fichaflow.core.errors import FichaFlowError, IllegalMove
-from fichaflow.core.hand import END_BY_WORD, End, Hand, Move, Turn, read_move, write_move
+from fichaflow.core.hand import (
+    END_BY_WORD,
+    End,
+    Hand,
+    Move,
+    Turn,
+    place,
+    read_move,
+    write_move,
+)
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
-from fichaflow.core.tiles import MAX_HALF, NUM_TILES, bits, name, parse, parse_halves
+from fichaflow.core.tiles import MAX_HALF, NAMES, NUM_TILES, bits, name, parse, parse_halves
 
 
 class TurnKind(StrEnum):
@@ -149,30 +159,25 @@ class SeatView:
         """The view as the protocol sends it (tiles in record notation). Views built together
         (:func:`seat_views`) share their public turns: pass one ``memo`` to all their
         ``to_json`` calls (while the views live) and each turn is written once."""
-        legal = [write_move(move) for move in self.legal]
-        return {
-            "rules": self.rules.dump(),
-            "seat": self.seat,
-            "hand_number": self.hand_number,
-            "leader": self.leader,
-            "forced_lead": None if self.forced_lead is None else name(self.forced_lead),
-            "turn": self.turn,
-            "tiles": [name(t) for t in bits(self.tiles)],
-            "ends": [self.left, self.right] if self.left >= 0 else None,
-            "line": [list(pair) for pair in self.line],
-            "history": _history_json(self.history, memo),
-            "counts": list(self.counts),
-            "stock_left": self.stock_left,
-            "scores": list(self.scores),
-            "players": None if self.players is None else list(self.players),
-            "legal": legal,
-            "ended": self.ended,
-            "revealed": (
-                None
-                if self.revealed is None
-                else [[name(t) for t in bits(h)] for h in self.revealed]
-            ),
-        }
+        shared = _shared_json(
+            self.rules.dump(),
+            self.hand_number,
+            self.leader,
+            self.forced_lead,
+            self.turn,
+            self.left,
+            self.right,
+            [list(pair) for pair in self.line],
+            self.counts,
+            self.stock_left,
+            self.scores,
+            self.players,
+            self.ended,
+            self.revealed,
+        )
+        return _seat_json(
+            shared, self.seat, self.tiles, self.legal, _history_json(self.history, memo)
+        )
 
     @classmethod
     def from_json(cls, data: object) -> SeatView:
@@ -195,6 +200,90 @@ def _history_json(
     return out
 
 
+def _shared_json(
+    rules: dict[str, Any],
+    hand_number: int,
+    leader: int,
+    forced_lead: int | None,
+    turn: int,
+    left: int,
+    right: int,
+    line: list[list[int]],
+    counts: Iterable[int],
+    stock_left: int,
+    scores: Iterable[int],
+    players: Iterable[str] | None,
+    ended: bool,
+    revealed: Iterable[int] | None,
+) -> ViewJson:
+    """What every seat's view of one moment says alike, in the protocol's form and key order;
+    :func:`_seat_json` fills in the seat's own part (here empty)."""
+    return {
+        "rules": rules,
+        "seat": None,
+        "hand_number": hand_number,
+        "leader": leader,
+        "forced_lead": None if forced_lead is None else name(forced_lead),
+        "turn": turn,
+        "tiles": [],
+        "ends": [left, right] if left >= 0 else None,
+        "line": line,
+        "history": [],
+        "counts": list(counts),
+        "stock_left": stock_left,
+        "scores": list(scores),
+        "players": None if players is None else list(players),
+        "legal": [],
+        "ended": ended,
+        "revealed": None if revealed is None else [[name(t) for t in bits(h)] for h in revealed],
+    }
+
+
+def _seat_json(
+    shared: ViewJson,
+    seat: int | None,
+    tiles: int,
+    legal: Iterable[Move],
+    history: list[TurnJson],
+) -> ViewJson:
+    """One seat's view: ``shared`` with its seat, own tiles, legal moves and history (the
+    shared parts are the same objects in every seat's view: written, never changed)."""
+    view = shared.copy()  # (assigning keys that exist keeps the protocol's key order)
+    view["seat"] = seat
+    view["tiles"] = [NAMES[t] for t in bits(tiles)]
+    view["history"] = history
+    view["legal"] = [write_move(move) for move in legal]
+    return view
+
+
+def _draws(hand: Hand) -> dict[int, list[int]]:
+    """Where in ``hand``'s history each seat drew."""
+    out: dict[int, list[int]] = {}
+    for i, turn in enumerate(hand.history):
+        if turn.move.is_draw:
+            out.setdefault(turn.seat, []).append(i)
+    return out
+
+
+def _own_history(
+    public: tuple[PublicTurn, ...], hand: Hand, seat: int | None, draws: dict[int, list[int]]
+) -> tuple[PublicTurn, ...]:
+    """The public history as ``seat`` saw it: its own draws (``draws``, :func:`_draws`) show
+    the tile drawn."""
+    own = draws.get(seat) if seat is not None else None
+    if not own:
+        return public
+    mine = list(public)
+    for i in own:
+        mine[i] = _public(hand.history[i], seat)
+    return tuple(mine)
+
+
+def _legal(hand: Hand, seat: int | None) -> tuple[Move, ...]:
+    """What ``seat`` may do now: its legal moves on its turn, else nothing."""
+    return tuple(hand.legal_moves()) if seat == hand.turn and not hand.ended else ()
+
+
 class HandMemo:
     """What the views of one hand share from one move to the next, for a caller that builds them
     after every move (the server, for each mesa): a hand's history only grows, so each turn's
@@ -203,13 +292,26 @@ class HandMemo:
     taken back), starts it afresh. Only what every seat sees is kept; a seat's own draws are
     worked out for each move's views alone."""
 
-    __slots__ = ("_hand", "_public", "_turns", "_written")
+    __slots__ = (
+        "_hand",
+        "_json",
+        "_line",
+        "_public",
+        "_rules",
+        "_rules_json",
+        "_turns",
+        "_written",
+    )
 
     def __init__(self) -> None:
         self._hand: Hand | None = None
         self._turns: list[Turn] = []  # the history as last seen, to notice one rewritten
         self._public: list[PublicTurn] = []
+        self._json: list[TurnJson] = []  # each public turn's JSON, in order
+        self._line: deque[tuple[int, int]] = deque()  # the line so far
         self._written: dict[int, TurnJson] = {}  # by id(): each kept alive in _public
+        self._rules: Rules | None = None
+        self._rules_json: dict[str, Any] = {}
 
     def public(self, hand: Hand) -> tuple[PublicTurn, ...]:
         """The public form of ``hand``'s history, the turns seen before reused."""
@@ -219,14 +321,31 @@ class HandMemo:
             or seen > len(history)
             or (seen and history[seen - 1] is not self._turns[-1])
         ):
-            self._hand, self._turns, self._public, self._written = hand, [], [], {}
+            self._hand, self._turns, self._public, self._json, self._written = hand, [], [], [], {}
+            self._line = deque()
             seen = 0
         for turn in history[seen:]:
             public = _public(turn, None)
             self._turns.append(turn)
             self._public.append(public)
-            self._written[id(public)] = public.to_json()
+            written = self._written[id(public)] = public.to_json()
+            self._json.append(written)
+            place(self._line, turn)
         return tuple(self._public)
+
+    def line_json(self) -> list[list[int]]:
+        """The line of the hand :meth:`public` last saw, as the views write it."""
+        return [list(pair) for pair in self._line]
+
+    def public_json(self) -> list[TurnJson]:
+        """The JSON of the history :meth:`public` last returned, in order (a list of its own)."""
+        return list(self._json)
+
+    def rules_json(self, rules: Rules) -> dict[str, Any]:
+        """``rules.dump()``, worked out again only when the rules change."""
+        if rules is not self._rules:
+            self._rules, self._rules_json = rules, rules.dump()
+        return self._rules_json
 
     def written(self) -> dict[int, TurnJson]:
         """A ``to_json`` memo for one move's views, holding the public turns' JSON already
@@ -253,16 +372,9 @@ def hand_views(
     line = tuple(hand.line())
     counts = hand.counts()
     scores = scores or (0,) * rules.teams
+    draws = _draws(hand)
     out: dict[int | None, SeatView] = {}
     for seat in seats:
-        history = public
-        if seat is not None:
-            own = [i for i, t in enumerate(hand.history) if t.seat == seat and t.move.is_draw]
-            if own:
-                mine = list(public)
-                for i in own:
-                    mine[i] = _public(hand.history[i], seat)
-                history = tuple(mine)
         out[seat] = SeatView(
             rules=rules,
             seat=seat,
@@ -274,15 +386,64 @@ def hand_views(
             left=hand.left,
             right=hand.right,
             line=line,
-            history=history,
+            history=_own_history(public, hand, seat, draws),
             counts=counts,
             stock_left=hand.stock_left,
             scores=scores,
             players=players,
-            legal=tuple(hand.legal_moves()) if seat == hand.turn and not ended else (),
+            legal=_legal(hand, seat),
             ended=ended,
             revealed=tuple(hand.hands) if ended else None,
         )
+    return out
+
+
+def hand_views_json(
+    rules: Rules,
+    hand: Hand,
+    seats: Iterable[int | None],
+    scores: tuple[int, ...] = (),
+    hand_number: int = 1,
+    players: tuple[str, ...] | None = None,
+    memo: HandMemo | None = None,
+) -> dict[int | None, ViewJson]:
+    """``{seat: view.to_json()}`` for the views :func:`hand_views` gives, written straight
+    from the hand: what the seats see alike is written once, not once a seat, and no
+    :class:`SeatView` is made (the server sends every seat's view after every move)."""
+    memo = memo if memo is not None else HandMemo()
+    public = memo.public(hand)
+    public_json = memo.public_json()
+    ended = hand.ended
+    shared = _shared_json(
+        memo.rules_json(rules),
+        hand_number,
+        hand.leader,
+        hand.forced_lead if hand.left < 0 else None,
+        hand.turn,
+        hand.left,
+        hand.right,
+        memo.line_json(),
+        hand.counts(),
+        hand.stock_left,
+        scores or (0,) * rules.teams,
+        players,
+        ended,
+        hand.hands if ended else None,
+    )
+    draws = _draws(hand)
+    out: dict[int | None, ViewJson] = {}
+    for seat in seats:
+        history = _own_history(public, hand, seat, draws)
+        written = (
+            public_json
+            if history is public
+            else [
+                t_json if t is p else t.to_json()
+                for t, p, t_json in zip(history, public, public_json, strict=True)
+            ]
+        )
+        tiles = hand.hands[seat] if seat is not None else 0
+        out[seat] = _seat_json(shared, seat, tiles, _legal(hand, seat), written)
     return out
 
 
@@ -298,18 +459,40 @@ def hand_view(
     return hand_views(rules, hand, (seat,), scores, hand_number, players)[seat]
 
 
+def _shown(partida: Partida) -> tuple[Hand, int] | None:
+    """The hand the views show and its number: the one in play, else the last finished one
+    (face up); None before any hand."""
+    if partida.current is not None:
+        return partida.current, len(partida.played) + 1
+    if partida.played:
+        return partida.played[-1].hand, len(partida.played)
+    return None
+
+
 def seat_views(
     partida: Partida, seats: Iterable[int | None], memo: HandMemo | None = None
 ) -> dict[int | None, SeatView]:
     """The views of the hand in play, or of the last finished hand (face up), from each of
     ``seats``; empty before any hand. ``memo``: see :class:`HandMemo`."""
-    if partida.current is not None:
-        hand, number = partida.current, len(partida.played) + 1
-    elif partida.played:
-        hand, number = partida.played[-1].hand, len(partida.played)
-    else:
+    shown = _shown(partida)
+    if shown is None:
         return {}
+    hand, number = shown
     return hand_views(partida.rules, hand, seats, partida.scores, number, partida.players, memo)
+
+
+def seat_views_json(
+    partida: Partida, seats: Iterable[int | None], memo: HandMemo | None = None
+) -> dict[int | None, ViewJson]:
+    """:func:`seat_views` in the protocol's form, each written as :func:`hand_views_json`
+    does; empty before any hand."""
+    shown = _shown(partida)
+    if shown is None:
+        return {}
+    hand, number = shown
+    return hand_views_json(
+        partida.rules, hand, seats, partida.scores, number, partida.players, memo
+    )
 
 
 def seat_view(partida: Partida, seat: int | None) -> SeatView | None:

@@ -24,7 +24,7 @@ from fichaflow.core.explain import explain
 from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import dump, hand_dump
 from fichaflow.core.tiles import bits, name
-from fichaflow.core.view import HandMemo, TurnJson, ViewJson, seat_views
+from fichaflow.core.view import HandMemo, ViewJson, seat_views_json
 from fichaflow.http import ErrorMessage, error_body
 from fichaflow.server.mesa import HandInfo, Mesa, MesaStatus, MoveResult
 from fichaflow.server.talk import Blocked, ChatMessage, Reported
@@ -381,12 +381,11 @@ def view(mesa: Mesa, seat: int | None) -> ViewJson | None:
 def views(
     mesa: Mesa, seats: Iterable[int | None], memo: HandMemo | None = None
 ) -> dict[int | None, ViewJson | None]:
-    """:func:`view` for several seats at once, the public history written only once (with
-    ``memo``, kept from move to move: once for the whole hand)."""
+    """:func:`view` for several seats at once, what they see alike written only once (with
+    ``memo``, kept from move to move, the public history once for the whole hand)."""
     seats = tuple(seats)
-    seen = seat_views(mesa.partida, seats, memo) if mesa.partida is not None else {}
-    written: dict[int, TurnJson] = memo.written() if memo is not None else {}
-    return {seat: seen[seat].to_json(written) if seat in seen else None for seat in seats}
+    seen = seat_views_json(mesa.partida, seats, memo) if mesa.partida is not None else {}
+    return {seat: seen.get(seat) for seat in seats}
 
 
 def mesa_state(
