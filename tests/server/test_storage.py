@@ -8,6 +8,7 @@ import random
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -145,6 +146,54 @@ def test_a_group_commit_fails_only_the_action_that_fails(tmp_path: Path) -> None
         moves = connection.execute(text("SELECT notation FROM moves ORDER BY number")).all()
     assert version == 2  # the refused action's own version change was rolled back with it
     assert [m[0] for m in moves] == ["6-6", "6-5"]
+    engine.dispose()
+
+
+def test_the_event_loop_hears_of_a_group_at_once_and_each_action_of_its_own_fate(
+    tmp_path: Path,
+) -> None:
+    """Actions committed from the event loop: those waiting together are told together (one
+    wake-up of the loop a group, not one an action), each with its own outcome: one the
+    database refuses fails alone, and one whose caller gave up harms nobody."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'loop.sqlite3'}")
+    migrate(engine)
+    codes = [f"m{n}" for n in range(40)]
+    for code in codes:
+        storage.commit(engine, [ch.NewMesa(code, {"preset": "venezuela"}, {})])
+    writer = storage.Writer(engine)
+
+    def action(code: str, number: int = 1) -> list[ch.Change]:
+        return [ch.NewMove(code, 1, 1, number, 0, "6-6", False), ch.SetVersion(code, 1, 0)]
+
+    async def scenario() -> tuple[list[BaseException | None], int]:
+        loop = asyncio.get_running_loop()
+        wakeups = 0
+        threadsafe = loop.call_soon_threadsafe
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal wakeups
+            wakeups += 1
+            return threadsafe(*args, **kwargs)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        await writer.commit(action("m0"))
+        wakeups = 0
+        given_up = asyncio.ensure_future(writer.commit(action("m1")))
+        await asyncio.sleep(0)  # (sent: it waits for its outcome)
+        given_up.cancel()
+        actions = [writer.commit(action(code)) for code in codes[2:]]
+        actions.append(writer.commit(action("m0")))  # its move again: refused
+        outcomes = await asyncio.gather(*actions, return_exceptions=True)
+        return list(outcomes), wakeups
+
+    outcomes, wakeups = asyncio.run(scenario())
+    writer.close()
+    assert outcomes[:-1] == [None] * (len(codes) - 2)
+    assert isinstance(outcomes[-1], IntegrityError)
+    assert 1 <= wakeups <= 5, f"{wakeups} wake-ups for {len(codes)} actions sent together"
+    with engine.connect() as connection:
+        stored = connection.execute(text("SELECT mesa FROM moves")).scalars().all()
+    assert sorted(stored) == sorted(codes)  # m1's too: given up on, still committed once
     engine.dispose()
 
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     Connection,
@@ -181,7 +181,53 @@ def commit(engine: Engine, changes: Iterable[ch.Change]) -> None:
             write(connection, change)
 
 
-Job = tuple[Sequence[ch.Change], "Future[None]"]
+class Outcome(Protocol):
+    """Where the writer says how an action went: a :class:`concurrent.futures.Future`, or a
+    :class:`Promise` for the event loop."""
+
+    def set_result(self, result: None) -> None: ...
+
+    def set_exception(self, exception: BaseException) -> None: ...
+
+
+class Promise:
+    """An action's outcome for an event loop: the writer thread notes it, and the loop learns
+    of its whole group at once (:func:`settle`), one wake-up a group rather than one an action."""
+
+    __slots__ = ("error", "future")
+
+    def __init__(self, future: asyncio.Future[None]) -> None:
+        self.future = future
+        self.error: BaseException | None = None
+
+    def set_result(self, result: None) -> None:
+        pass
+
+    def set_exception(self, exception: BaseException) -> None:
+        self.error = exception
+
+
+def settle(promises: Sequence[Promise]) -> None:
+    """On the loop: tell each waiting action how it went (one whose caller gave up is left)."""
+    for promise in promises:
+        if not promise.future.done():
+            if promise.error is None:
+                promise.future.set_result(None)
+            else:
+                promise.future.set_exception(promise.error)
+
+
+def _tell_loops(group: Sequence[Job]) -> None:
+    promises: dict[asyncio.AbstractEventLoop, list[Promise]] = {}
+    for _changes, outcome in group:
+        if isinstance(outcome, Promise):
+            promises.setdefault(outcome.future.get_loop(), []).append(outcome)
+    for loop, told in promises.items():
+        with contextlib.suppress(RuntimeError):  # (a loop closed meanwhile: nobody waits)
+            loop.call_soon_threadsafe(settle, told)
+
+
+Job = tuple[Sequence[ch.Change], Outcome]
 
 
 _SET_VERSIONS = (
@@ -326,6 +372,12 @@ class Writer:
         self._queue.put((changes, future))
         return future
 
+    async def commit(self, changes: Sequence[ch.Change]) -> None:
+        """:meth:`submit` for the event loop: return once ``changes`` are committed."""
+        future = asyncio.get_running_loop().create_future()
+        self._queue.put((changes, Promise(future)))
+        await future
+
     def _loop(self) -> None:
         held: Connection | None = None  # kept between groups while they come close together
         last = 0.0
@@ -358,6 +410,7 @@ class Writer:
                 ):
                     _let_go(held)
                     held = None
+                _tell_loops(group)
                 last = time.monotonic()
         finally:
             if held is not None:
@@ -518,7 +571,7 @@ class Storage(Database):
 
     async def commit(self, changes: Sequence[ch.Change]) -> None:
         """Return once ``changes`` are durably committed (raise if they could not be)."""
-        await asyncio.wrap_future(self._writer.submit(changes))
+        await self._writer.commit(changes)
 
     async def load_mesa(self, code: str, partida: int | None = None) -> ch.MesaSnapshot | None:
         """The mesa ``code`` as stored (None if there is none); ``server.storage`` when the
