@@ -172,7 +172,10 @@ class Mesa:
         return next((p for p in self.people.values() if p.is_host), None)
 
     def seat_of(self, person: int) -> int | None:
-        return next((s for s, c in enumerate(self.chairs) if c.person == person), None)
+        for seat, chair in enumerate(self.chairs):  # (a plain loop: asked per connection a move)
+            if chair.person == person:
+                return seat
+        return None
 
     def seat_name(self, seat: int) -> str:
         chair = self.chairs[seat]
