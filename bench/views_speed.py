@@ -9,7 +9,9 @@ seat's own draws differ. Rounds alternate the two ways on the same positions; CP
 Then the same partidas played move by move, with every view built after each move, together as
 above or with one ``HandMemo`` kept from move to move (as the server keeps one per mesa: each turn
 worked out and written once per hand): both include the same playing of the moves, so the
-difference between them is the views' alone.
+difference between them is the views' alone. Last, the kept memo against the views written
+straight from the hand (``seat_views_json``, what the server sends since 2026-12-05: what the
+seats see alike written once, no ``SeatView`` made).
 
     python bench/views_speed.py --rounds 5
 """
@@ -27,7 +29,7 @@ from typing import Any
 from fichaflow.core.deal import Deal
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
-from fichaflow.core.view import HandMemo, TurnJson, seat_view, seat_views
+from fichaflow.core.view import HandMemo, TurnJson, seat_view, seat_views, seat_views_json
 from fichaflow.server.wire import json_text
 
 MODES = ("venezuela", "mano_a_mano", "tres")
@@ -80,14 +82,21 @@ def together(partida: Partida, seats: tuple[int | None, ...]) -> list[str]:
     return [json_text({"view": views[seat].to_json(memo)}) for seat in seats]
 
 
-def played(preset: str, moves: int, seed: int, memo: HandMemo | None) -> tuple[float, int]:
+def played(
+    preset: str, moves: int, seed: int, memo: HandMemo | None, straight: bool = False
+) -> tuple[float, int]:
     """CPU seconds to play ``moves`` moves of the random partidas of :func:`positions` and build
-    every seat's view after each (with ``memo``: one kept throughout), and a digest of the
-    texts, to check that both ways wrote the same."""
+    every seat's view after each (with ``memo``: one kept throughout; ``straight``: written by
+    ``seat_views_json``), and a digest of the texts, to check that both ways wrote the same."""
     digest = 0
     start = time.process_time()
     for partida in random_play(preset, moves, seed):
         seats = (None, *range(partida.rules.seats))
+        if straight:
+            texts = seat_views_json(partida, seats, memo)
+            for seat in seats:
+                digest ^= hash(json_text({"view": texts[seat]}))
+            continue
         views = seat_views(partida, seats, memo)
         written: dict[int, TurnJson] = memo.written() if memo is not None else {}
         for seat in seats:
@@ -123,6 +132,13 @@ def main() -> None:
             assert fresh_digest == kept_digest, "the kept memo wrote other views"
             kept_rows.append((fresh / args.moves * 1e6, kept / args.moves * 1e6))
         report(f"{preset}, played move by move: together", "with a kept memo", kept_rows)
+        straight_rows = []
+        for _ in range(args.rounds):
+            kept, kept_digest = played(preset, args.moves, 1, HandMemo())
+            straight, straight_digest = played(preset, args.moves, 1, HandMemo(), straight=True)
+            assert kept_digest == straight_digest, "the views written straight differ"
+            straight_rows.append((kept / args.moves * 1e6, straight / args.moves * 1e6))
+        report(f"{preset}, played move by move: kept memo", "written straight", straight_rows)
 
 
 def report(before: str, after: str, rows: list[tuple[float, float]]) -> None:
