@@ -159,22 +159,7 @@ class SeatView:
         """The view as the protocol sends it (tiles in record notation). Views built together
         (:func:`seat_views`) share their public turns: pass one ``memo`` to all their
         ``to_json`` calls (while the views live) and each turn is written once."""
-        shared = _shared_json(
-            self.rules.dump(),
-            self.hand_number,
-            self.leader,
-            self.forced_lead,
-            self.turn,
-            self.left,
-            self.right,
-            [list(pair) for pair in self.line],
-            self.counts,
-            self.stock_left,
-            self.scores,
-            self.players,
-            self.ended,
-            self.revealed,
-        )
+        shared = _shared_json(self, self.rules.dump(), [list(pair) for pair in self.line])
         return _seat_json(
             shared, self.seat, self.tiles, self.legal, _history_json(self.history, memo)
         )
@@ -200,42 +185,30 @@ def _history_json(
     return out
 
 
-def _shared_json(
-    rules: dict[str, Any],
-    hand_number: int,
-    leader: int,
-    forced_lead: int | None,
-    turn: int,
-    left: int,
-    right: int,
-    line: list[list[int]],
-    counts: Iterable[int],
-    stock_left: int,
-    scores: Iterable[int],
-    players: Iterable[str] | None,
-    ended: bool,
-    revealed: Iterable[int] | None,
-) -> ViewJson:
-    """What every seat's view of one moment says alike, in the protocol's form and key order;
-    :func:`_seat_json` fills in the seat's own part (here empty)."""
+def _shared_json(view: SeatView, rules: dict[str, Any], line: list[list[int]]) -> ViewJson:
+    """What every seat's view of one moment says alike, in the protocol's form and key order
+    (``rules`` and ``line`` already written); :func:`_seat_json` fills in the seat's own part
+    (here empty)."""
     return {
         "rules": rules,
         "seat": None,
-        "hand_number": hand_number,
-        "leader": leader,
-        "forced_lead": None if forced_lead is None else name(forced_lead),
-        "turn": turn,
+        "hand_number": view.hand_number,
+        "leader": view.leader,
+        "forced_lead": None if view.forced_lead is None else name(view.forced_lead),
+        "turn": view.turn,
         "tiles": [],
-        "ends": [left, right] if left >= 0 else None,
+        "ends": [view.left, view.right] if view.left >= 0 else None,
         "line": line,
         "history": [],
-        "counts": list(counts),
-        "stock_left": stock_left,
-        "scores": list(scores),
-        "players": None if players is None else list(players),
+        "counts": list(view.counts),
+        "stock_left": view.stock_left,
+        "scores": list(view.scores),
+        "players": None if view.players is None else list(view.players),
         "legal": [],
-        "ended": ended,
-        "revealed": None if revealed is None else [[name(t) for t in bits(h)] for h in revealed],
+        "ended": view.ended,
+        "revealed": (
+            None if view.revealed is None else [[name(t) for t in bits(h)] for h in view.revealed]
+        ),
     }
 
 
@@ -277,6 +250,11 @@ def _own_history(
     for i in own:
         mine[i] = _public(hand.history[i], seat)
     return tuple(mine)
+
+
+def _own_tiles(hand: Hand, seat: int | None) -> int:
+    """The tiles ``seat`` holds (none for a mirón)."""
+    return hand.hands[seat] if seat is not None else 0
 
 
 def _legal(hand: Hand, seat: int | None) -> tuple[Move, ...]:
@@ -333,9 +311,9 @@ class HandMemo:
             place(self._line, turn)
         return tuple(self._public)
 
-    def line_json(self) -> list[list[int]]:
-        """The line of the hand :meth:`public` last saw, as the views write it."""
-        return [list(pair) for pair in self._line]
+    def line(self) -> tuple[tuple[int, int], ...]:
+        """``Hand.line()`` of the hand :meth:`public` last saw, kept as it grew."""
+        return tuple(self._line)
 
     def public_json(self) -> list[TurnJson]:
         """The JSON of the history :meth:`public` last returned, in order (a list of its own)."""
@@ -369,10 +347,11 @@ def hand_views(
     public = (
         memo.public(hand) if memo is not None else tuple(_public(t, None) for t in hand.history)
     )
-    line = tuple(hand.line())
+    line = memo.line() if memo is not None else tuple(hand.line())
     counts = hand.counts()
     scores = scores or (0,) * rules.teams
-    draws = _draws(hand)
+    seats = tuple(seats)
+    draws = _draws(hand) if any(seat is not None for seat in seats) else {}
     out: dict[int | None, SeatView] = {}
     for seat in seats:
         out[seat] = SeatView(
@@ -382,7 +361,7 @@ def hand_views(
             leader=hand.leader,
             forced_lead=hand.forced_lead if hand.left < 0 else None,
             turn=hand.turn,
-            tiles=hand.hands[seat] if seat is not None else 0,
+            tiles=_own_tiles(hand, seat),
             left=hand.left,
             right=hand.right,
             line=line,
@@ -408,28 +387,13 @@ def hand_views_json(
     memo: HandMemo | None = None,
 ) -> dict[int | None, ViewJson]:
     """``{seat: view.to_json()}`` for the views :func:`hand_views` gives, written straight
-    from the hand: what the seats see alike is written once, not once a seat, and no
-    :class:`SeatView` is made (the server sends every seat's view after every move)."""
+    from the hand: what the seats see alike is written once (from the mirón's view, the one
+    :class:`SeatView` made), not once a seat (the server sends every seat's view after every
+    move)."""
     memo = memo if memo is not None else HandMemo()
-    public = memo.public(hand)
-    public_json = memo.public_json()
-    ended = hand.ended
-    shared = _shared_json(
-        memo.rules_json(rules),
-        hand_number,
-        hand.leader,
-        hand.forced_lead if hand.left < 0 else None,
-        hand.turn,
-        hand.left,
-        hand.right,
-        memo.line_json(),
-        hand.counts(),
-        hand.stock_left,
-        scores or (0,) * rules.teams,
-        players,
-        ended,
-        hand.hands if ended else None,
-    )
+    miron = hand_views(rules, hand, (None,), scores, hand_number, players, memo)[None]
+    shared = _shared_json(miron, memo.rules_json(rules), [list(pair) for pair in miron.line])
+    public, public_json = miron.history, memo.public_json()
     draws = _draws(hand)
     out: dict[int | None, ViewJson] = {}
     for seat in seats:
@@ -442,8 +406,7 @@ def hand_views_json(
                 for t, p, t_json in zip(history, public, public_json, strict=True)
             ]
         )
-        tiles = hand.hands[seat] if seat is not None else 0
-        out[seat] = _seat_json(shared, seat, tiles, _legal(hand, seat), written)
+        out[seat] = _seat_json(shared, seat, _own_tiles(hand, seat), _legal(hand, seat), written)
     return out
 
 
