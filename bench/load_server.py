@@ -7,7 +7,9 @@ next partida the same time after one ends. The script reports, over a steady win
 table has started: moves accepted per second, the 50th/99th percentile and the largest time from a
 move sent to the sender receiving its broadcast, errors of any kind, and the server's largest
 resident memory and CPU use, and the client processes' largest resident memory (the load generator
-is part of the machine's budget). Nothing but 127.0.0.1 is contacted, and the run stops by itself.
+is part of the machine's budget), how late the clients' own event loop runs (every latency
+includes it), and whether moves come evenly or in waves (their spread per 50 ms against
+independent arrivals). Nothing but 127.0.0.1 is contacted, and the run stops by itself.
 
     python bench/load_server.py --tables 500 --delay 0.5 --seconds 60
     python bench/load_server.py --tables 200 --delay 0 --seconds 30     # moves per second
@@ -208,12 +210,15 @@ async def drive(
     await asyncio.sleep(warmup)
     for player in players:
         player.measuring = True
+    lags: list[float] = []
+    watcher = asyncio.ensure_future(watch_loop(stop, lags))
     begin = time.perf_counter()
     cpu_begin = time.process_time()
     await asyncio.sleep(seconds)
     end = time.perf_counter()
     client_cpu = (time.process_time() - cpu_begin) / (end - begin)
     stop.set()
+    watcher.cancel()
     for player in players:
         with contextlib.suppress(Exception):
             await player.ws.close()
@@ -221,6 +226,8 @@ async def drive(
         runner.cancel()
     window = [t for t in stats.moves if begin <= t <= end]
     return {
+        "bins": move_bins(window, begin, end),
+        "loop_lags": lags,
         "latencies": stats.latencies,
         "moves": len(window),
         "window": end - begin,
@@ -229,6 +236,39 @@ async def drive(
         "client_cpu": client_cpu,
         "begin": begin,  # (perf_counter: the window, for other processes' CPU over it)
         "end": end,
+    }
+
+
+LAG_TICK = 0.01
+BIN = 0.05
+
+
+async def watch_loop(stop: asyncio.Event, lags: list[float]) -> None:
+    """How late this process's event loop wakes from a 10 ms sleep: the load generator's own
+    delay, which every latency it measures includes."""
+    while not stop.is_set():
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        lags.append(time.perf_counter() - asked - LAG_TICK)
+
+
+def move_bins(times: list[float], begin: float, end: float) -> list[int]:
+    """Moves seen in each 50 ms of the window: whether they come evenly or in waves."""
+    counts = [0] * max(1, int((end - begin) / BIN))
+    for t in times:
+        counts[min(len(counts) - 1, int((t - begin) / BIN))] += 1
+    return counts
+
+
+def waves(bins: list[int]) -> dict[str, float]:
+    """The spread of moves per 50 ms against what moves arriving independently (Poisson)
+    would give: a ratio well above 1 means the mesas move in step, in waves."""
+    mean = sum(bins) / len(bins)
+    spread = (sum((b - mean) ** 2 for b in bins) / len(bins)) ** 0.5
+    return {
+        "moves_per_50ms_mean": round(mean, 1),
+        "moves_per_50ms_max": max(bins),
+        "spread_over_poisson": round(spread / mean**0.5, 1) if mean else float("nan"),
     }
 
 
@@ -301,6 +341,8 @@ def main() -> None:
     moves = sum(r["moves"] for r in results)
     window = max(r["window"] for r in results)
     errors = [e for r in results for e in r["errors"]]
+    lags = [x for r in results for x in r["loop_lags"]]
+    bins = [sum(column) for column in zip(*(r["bins"] for r in results), strict=False)]
     summary = {
         "date": time.strftime("%Y-%m-%d"),
         "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} "
@@ -322,6 +364,9 @@ def main() -> None:
         "clients_rss_max_mb": round(sum(r["client_rss_max_mb"] for r in results), 1),
         "server_cpu_cores": round(server_cpu, 2),
         "client_cpu_cores": round(sum(r["client_cpu"] for r in results), 2),
+        "client_loop_lag_p99_ms": round(percentile(lags, 99) * 1000, 1),
+        "client_loop_lag_max_ms": round(max(lags, default=float("nan")) * 1000, 1),
+        **waves(bins),
         "server_ran_s": round(ran_end - ran_start, 1),
         "server_waited_for_cpu_s": round(waited_end - waited_start, 1),
         "load_average_1min": round(load, 1),
