@@ -40,6 +40,8 @@ import orjson
 import uvloop
 import websockets
 
+from fichaflow.cli.serve import WEBSOCKETS
+
 SERVE = [sys.executable, "-c", "from fichaflow.cli import main; main()", "serve"]
 
 
@@ -348,7 +350,7 @@ def main() -> None:
         "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} "
         f"{platform.python_version()}",
         "tables": args.tables,
-        "ws": args.ws or "default",
+        "ws": args.ws or WEBSOCKETS,
         "clients": 4 * args.tables,
         "delay_s": args.delay,
         "window_s": round(window, 1),

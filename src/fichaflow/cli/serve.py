@@ -26,6 +26,11 @@ from fichaflow.server.settings import (
 SHUTDOWN_GRACE_SECONDS = 3
 """How long a stopping server lets requests still open finish before it cuts them."""
 
+WEBSOCKETS = "websockets-sansio"
+"""uvicorn's WebSocket implementation: websockets' sans-I/O protocol runs no tasks of its own per
+connection, where uvicorn's default (websockets' legacy API, deprecated upstream) runs several;
+the flow control is the same."""
+
 
 def _check_port(host: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -286,9 +291,7 @@ def serve(
         # believes them from 127.0.0.1): the rate limits count the address uvicorn settles on.
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies,
-        # websockets' sans-I/O protocol: no tasks of its own per connection, where the default
-        # (websockets' legacy API, deprecated upstream) runs several; same flow control
-        ws="websockets-sansio",
+        ws=WEBSOCKETS,
         ws_max_size=FRAME_LIMIT_BYTES,
         ws_per_message_deflate=False,  # views are small; compressing them costs the CPU
         # A mirón's long poll waits up to 20 s: on stop, requests still open get this long, then
