@@ -1,10 +1,25 @@
 """One lock per key (a mesa, a torneo), for what a server process must do one at a time per
-thing while other things go on alongside."""
+thing while other things go on alongside; and the pause before trying again what another server
+process did first."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 import weakref
+from typing import Final
+
+RETRY_PAUSE: Final = 0.02
+"""Seconds, at most, before the second try of an action another process wrote first; each later
+try may wait twice as long."""
+
+
+async def pause_before_try(attempt: int) -> None:
+    """Before try ``attempt`` (0: the first) of an action that lost a race with another server
+    process: nothing before the first, then a random pause, up to twice as long each time, so
+    that two processes that collided do not collide again in step."""
+    if attempt:
+        await asyncio.sleep(random.uniform(0, RETRY_PAUSE * 2 ** (attempt - 1)))
 
 
 class KeyedLocks:

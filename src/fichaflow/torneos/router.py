@@ -10,14 +10,12 @@ drawn here, never in the engine. See ``docs/torneos.md``.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import csv
 import hashlib
 import hmac
 import io
 import logging
-import random
 import secrets
 from collections.abc import Awaitable, Callable, Collection
 from datetime import UTC, datetime
@@ -34,7 +32,7 @@ from fichaflow.core.partida import time_winner
 from fichaflow.core.tiles import bits, name
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
-from fichaflow.http.locks import KeyedLocks
+from fichaflow.http.locks import KeyedLocks, pause_before_try
 from fichaflow.storage import Database
 from fichaflow.torneo import model
 from fichaflow.torneo.duplicate import leader, round_deals
@@ -47,9 +45,6 @@ SEED_BYTES: Final = 32
 TRIES: Final = 8
 """How often an action is tried from what is stored when another server process wrote first
 (within one process, actions on a torneo take turns and never race)."""
-RETRY_PAUSE: Final = 0.02
-"""Seconds, at most, before the second try; each later try may wait twice as long (random
-within that, so that two processes that collided do not collide again)."""
 DEFAULT_BY: Final = "organizador"
 RESULT_KEYS: Final = ("score", "forfeit", "deals", "record", "by", "note", "correct")
 STATUS: Final = {
@@ -582,8 +577,7 @@ class TorneoService:
         public: bool,
     ) -> tuple[store.Stored, model.Torneo, T]:
         for attempt in range(TRIES):
-            if attempt:  # another process wrote first: a random pause, longer each time
-                await asyncio.sleep(random.uniform(0, RETRY_PAUSE * 2 ** (attempt - 1)))
+            await pause_before_try(attempt)  # another process wrote first
             if public:
                 stored, torneo = await self.read(public=code)
             else:
