@@ -1,6 +1,6 @@
 """Two server processes writing one sheet (a cluster, or a server and its restart overlapping):
 an action that loses the race to another process is tried again on top of the stored log, after
-a random pause, and no action is lost, stored twice or refused as «ocupado»."""
+a random pause, and no action is lost, stored twice or refused (`anotador.busy`)."""
 
 from __future__ import annotations
 

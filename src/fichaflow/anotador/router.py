@@ -27,7 +27,7 @@ from fichaflow.anotador.sheet import MesaState, PartidaSheet, replay
 from fichaflow.anotador.views import state_json
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
-from fichaflow.http.locks import pause_before_try
+from fichaflow.http.locks import TRIES, pause_before_try
 from fichaflow.http.security import content_security_policy
 from fichaflow.storage import Database
 
@@ -44,9 +44,6 @@ STATUS: Final = {
 }
 WATCH_WAIT: Final = 20.0
 """How long a mirón's request waits for news before answering "nothing new"."""
-ACT_TRIES: Final = 8
-"""How many times an action is tried on top of lines other server processes stored first (with
-a random pause between tries, as a torneo's actions)."""
 SHARED_LOOK: Final = 1.0
 """In a cluster, how often a waiting mirón's request looks at the database for lines another
 server stored (this server's own wake it at once)."""
@@ -190,7 +187,7 @@ class AnotadorService:
         """Apply and store one action; returns the room, the action's id and whether the key
         had been seen (then nothing new was stored). When another server process stored a
         line first, the action is checked again on top of the database's log."""
-        for attempt in range(ACT_TRIES):
+        for attempt in range(TRIES):
             await pause_before_try(attempt)
             room = await self.writer_room(code)
             async with room.lock:

@@ -9,6 +9,9 @@ import random
 import weakref
 from typing import Final
 
+TRIES: Final = 8
+"""How often an action is tried, from what is stored, when another server process wrote first
+(within one process, actions on one thing take turns and never race)."""
 RETRY_PAUSE: Final = 0.02
 """Seconds, at most, before the second try of an action another process wrote first; each later
 try may wait twice as long."""

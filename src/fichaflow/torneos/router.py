@@ -32,7 +32,7 @@ from fichaflow.core.partida import time_winner
 from fichaflow.core.tiles import bits, name
 from fichaflow.http import ErrorRoute, HttpLimits, is_code, read_json, shown_code, whole_number
 from fichaflow.http.export import csv_cell
-from fichaflow.http.locks import KeyedLocks, pause_before_try
+from fichaflow.http.locks import TRIES, KeyedLocks, pause_before_try
 from fichaflow.storage import Database
 from fichaflow.torneo import model
 from fichaflow.torneo.duplicate import leader, round_deals
@@ -42,9 +42,6 @@ from fichaflow.torneos import store
 MAX_BODY: Final = 512 * 1024
 """The largest request: a torneo of many entrants, or a result with its partida's record."""
 SEED_BYTES: Final = 32
-TRIES: Final = 8
-"""How often an action is tried from what is stored when another server process wrote first
-(within one process, actions on a torneo take turns and never race)."""
 DEFAULT_BY: Final = "organizador"
 RESULT_KEYS: Final = ("score", "forfeit", "deals", "record", "by", "note", "correct")
 STATUS: Final = {
