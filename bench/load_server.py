@@ -98,6 +98,7 @@ class Stats:
     moves: list[float] = field(default_factory=list)  # when each accepted move was seen
     errors: list[str] = field(default_factory=list)
     partidas: int = 0
+    received: int = 0  # bytes of the frames read while measuring
 
 
 class Player:
@@ -121,6 +122,8 @@ class Player:
             async for raw in self.ws:
                 if stop.is_set():
                     break
+                if self.measuring:
+                    self.stats.received += len(raw)
                 self.on(orjson.loads(raw))
         except websockets.ConnectionClosed as exc:
             if not stop.is_set():
@@ -156,7 +159,12 @@ class Player:
             self.later({"type": "start"})
         view = message.get("view")
         if view and not view["ended"] and view["turn"] == self.seat and view["legal"]:
-            at = (view["hand_number"], len(view["history"]))
+            # (a move's message carries the turns it added, not the whole history; before
+            # 2026-12-06 it carried the whole history: both are read, to compare versions)
+            if "turns" in message:
+                at = (view["hand_number"], message["turns_from"] + len(message["turns"]))
+            else:
+                at = (view["hand_number"], len(view["history"]))
             if at != self.answered:
                 self.answered = at
                 self.later({"type": "play", "move": self.rng.choice(view["legal"])})
@@ -236,6 +244,7 @@ async def drive(
         "errors": stats.errors,
         "partidas": stats.partidas,
         "client_cpu": client_cpu,
+        "received": stats.received,
         "begin": begin,  # (perf_counter: the window, for other processes' CPU over it)
         "end": end,
     }
@@ -366,6 +375,8 @@ def main() -> None:
         "clients_rss_max_mb": round(sum(r["client_rss_max_mb"] for r in results), 1),
         "server_cpu_cores": round(server_cpu, 2),
         "client_cpu_cores": round(sum(r["client_cpu"] for r in results), 2),
+        # every frame the clients read over the window, per move (each move reaches 4 clients)
+        "received_kb_per_move": round(sum(r["received"] for r in results) / max(moves, 1) / 1e3, 2),
         "client_loop_lag_p99_ms": round(percentile(lags, 99) * 1000, 1),
         "client_loop_lag_max_ms": round(max(lags, default=float("nan")) * 1000, 1),
         **waves(bins),

@@ -227,7 +227,7 @@ def test_clients_on_any_node_play_to_the_end_and_see_nothing_hidden(
         truth = record.replay(saved)
         for client in game["clients"]:
             assert client.welcomes >= 1 and client.log
-            for message in client.log:
+            for message in client.seen:
                 check_message(message, truth, client.seat)
                 checked += 1
         assert contiguous(stored_moves(cluster.database, game["code"]))
@@ -263,7 +263,7 @@ def test_another_node_takes_over_a_killed_owners_mesa(cluster: Cluster, tmp_path
         ]
         seen = max(
             len(m["view"]["history"])
-            for m in player.log
+            for m in player.seen
             if isinstance(m.get("view"), dict) and m["view"].get("hand_number") == 1
         )
         welcomes = player.welcomes
@@ -399,7 +399,7 @@ def test_de_a_tres_with_the_monton_across_two_nodes(cluster: Cluster, tmp_path: 
     assert told_draws(miron) == told_draws(person) <= len(draws)
     checked = 0
     for client in game["clients"]:
-        for message in client.log:
+        for message in client.seen:
             check_message(message, truth, client.seat)
             checked += 1
     assert checked > 50

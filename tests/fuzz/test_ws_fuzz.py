@@ -1032,7 +1032,7 @@ class MesaFuzz:
         socket = conn.socket
         if socket is None:
             return
-        for message in socket.log[conn.checked :]:
+        for message in socket.seen[conn.checked :]:
             kind = message["type"]
             if kind == "welcome":
                 conn.told_person = message["you"]["id"] if message["you"] else None

@@ -277,7 +277,8 @@ async def all_told_partida_over(clients: list[Client], timeout: float = 30) -> N
 
 
 class Client:
-    """One WebSocket client of a mesa. It keeps every message it receives (``log``), and, with
+    """One WebSocket client of a mesa. It keeps every message it receives (``log``, as sent;
+    ``seen`` and ``inbox`` with each move's view made whole: :func:`whole_view`), and, with
     ``autoplay``, plays a random legal move whenever its view says it is its turn and says it is
     ready after each hand. With ``reconnect`` it comes back by itself when the server goes."""
 
@@ -294,7 +295,8 @@ class Client:
         self.server, self.code, self.token = server, code, token
         self.autoplay, self.reconnect = autoplay, reconnect
         self.rng = random.Random(seed)
-        self.log: list[dict[str, Any]] = []
+        self.log: list[dict[str, Any]] = []  # every message as sent
+        self.seen: list[dict[str, Any]] = []  # the same, each view made whole (whole_view)
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.ws: Any = None
         self.seat: int | None = None
@@ -303,6 +305,7 @@ class Client:
         self.partida_over = asyncio.Event()
         self.closed = asyncio.Event()
         self.close_code: int | None = None
+        self.view: dict[str, Any] | None = None  # the latest view, made whole (whole_view)
         self._task: asyncio.Task[None] | None = None
         self._last_played: tuple[int, int] | None = None
         self._last_send = 0.0
@@ -322,6 +325,10 @@ class Client:
                 async for raw in self.ws:
                     message = json.loads(raw)
                     self.log.append(message)
+                    if message.get("view") is not None:
+                        self.view = whole_view(self.view, message)
+                        message = {**message, "view": self.view}
+                    self.seen.append(message)
                     await self._on(message)
                     self.inbox.put_nowait(message)
                 self.close_code = self.ws.close_code
@@ -410,10 +417,21 @@ class Client:
                 await self.ws.close()
 
     def last_view(self) -> dict[str, Any] | None:
-        for message in reversed(self.log):
-            if message.get("view") is not None:
-                return dict(message["view"])
-        return None
+        return None if self.view is None else dict(self.view)
+
+
+def whole_view(held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """The receiver's view after ``message``, as a client rebuilds it: a ``move`` carries its
+    view without the history and the turns it added (from ``turns_from`` on) to the ``held``
+    view's; every other message the whole view. A move that does not follow ``held`` fails."""
+    view: dict[str, Any] = message["view"]
+    if message["type"] != "move":
+        return view
+    assert held is not None and held["hand_number"] == view["hand_number"], "a move of no hand"
+    start = message["turns_from"]
+    assert len(held["history"]) >= start, f"turns {len(held['history'])} to {start} never told"
+    assert "history" not in view, "a move's view repeats the whole history"
+    return {**view, "history": held["history"][:start] + message["turns"]}
 
 
 def is_spanish_error(message: dict[str, Any], code: str) -> bool:

@@ -199,3 +199,37 @@ def test_the_strongest_bots_offered_play_at_a_mesa(server: ServerProcess) -> Non
         await host.close()
 
     asyncio.run(scenario())
+
+
+def test_a_move_brings_the_turns_it_added_not_the_whole_history(server: ServerProcess) -> None:
+    """A move's message carries its view without the history, and the turns the move added
+    (the move, and a bot's draws that followed it) from ``turns_from`` on: the history a client
+    rebuilds from them, move after move, is the one the hand's end shows face up, and the
+    messages stay as short at the end of a hand as at its start."""
+
+    async def scenario() -> None:
+        game = await play_partida(
+            server, {"preset": "mano_a_mano", "target": 20}, [None, "tirafichas"]
+        )
+        for client in (*game["people"], game["miron"]):
+            held: list[Any] = []
+            sizes: list[int] = []
+            several = 0
+            for sent, seen in zip(client.log, client.seen, strict=True):
+                if sent["type"] in ("welcome", "hand_start"):
+                    held = list(sent["view"]["history"]) if sent["view"] else []
+                elif sent["type"] == "move":
+                    assert "history" not in sent["view"]
+                    assert sent["turns_from"] == len(held) and sent["turns"]
+                    assert sent["turns"][0]["seat"] == sent["move"]["seat"]
+                    held += sent["turns"]
+                    assert seen["view"]["history"] == held
+                    several += len(sent["turns"]) > 1
+                    sizes.append(len(json.dumps(sent)))
+                elif sent["type"] == "hand_end":
+                    assert sent["view"]["history"][: len(held)] == held
+                    assert len(sent["view"]["history"]) == len(held) + 1  # the last move
+            assert several, "no move brought a bot's draws with it"
+            assert max(sizes) < 2 * min(sizes), sizes
+
+    asyncio.run(scenario())

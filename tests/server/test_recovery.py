@@ -33,7 +33,7 @@ TABLES: list[tuple[dict[str, Any], list[str | None]]] = [
 def latest_views(client: Client) -> dict[int, dict[str, Any]]:
     """The last view of each hand this client was told about."""
     out: dict[int, dict[str, Any]] = {}
-    for message in client.log:
+    for message in client.seen:
         view = message.get("view")
         if view is not None and view["hand_number"] >= 1:
             out[view["hand_number"]] = view

@@ -60,9 +60,10 @@ class TurnJson(_TurnDetail):
     ends: Required[list[int] | None]
 
 
-class ViewJson(TypedDict):
-    """A :class:`SeatView` as the protocol writes it (tiles in record notation): what every
-    client and engine receives, and what :meth:`SeatView.from_json` reads back."""
+class ViewStateJson(TypedDict):
+    """A :class:`ViewJson` without its history: what a server's ``move`` message carries, the
+    turns the move added going beside it (a hand's history only grows, and the receiver holds
+    the rest of it already)."""
 
     rules: dict[str, Any]
     seat: int | None
@@ -73,7 +74,6 @@ class ViewJson(TypedDict):
     tiles: list[str]
     ends: list[int] | None
     line: list[list[int]]
-    history: list[TurnJson]
     counts: list[int]
     stock_left: int
     scores: list[int]
@@ -81,6 +81,13 @@ class ViewJson(TypedDict):
     legal: list[str]
     ended: bool
     revealed: list[list[str]] | None
+
+
+class ViewJson(ViewStateJson):
+    """A :class:`SeatView` as the protocol writes it (tiles in record notation): what every
+    client and engine receives, and what :meth:`SeatView.from_json` reads back."""
+
+    history: list[TurnJson]
 
 
 @dataclass(frozen=True, slots=True)

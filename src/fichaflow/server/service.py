@@ -923,6 +923,8 @@ class TableService:
 
     async def _play(self, room: Room, seat: int, move: Move, timed_out: bool = False) -> None:
         mesa = room.mesa
+        assert mesa.hand is not None
+        turns_from = len(mesa.hand.history)  # what every view held before: the move's turns follow
         result, changes = mesa.play(seat, move, timed_out)
         await self._commit(room, changes)
         self._after(room)
@@ -931,7 +933,7 @@ class TableService:
             self._spawn(room, "ended", self.partida_ended(mesa.code, mesa.partida_number))
         if result.seated and self.partida_played is not None:
             ratings = await self._partida_played(mesa, result)
-        self._broadcast_move(room, result, ratings)
+        self._broadcast_move(room, result, turns_from, ratings)
 
     async def _partida_played(
         self, mesa: Mesa, result: MoveResult
@@ -1239,7 +1241,11 @@ class TableService:
         )
 
     def _broadcast_move(
-        self, room: Room, result: MoveResult, ratings: list[wire.RatingChange] | None = None
+        self,
+        room: Room,
+        result: MoveResult,
+        turns_from: int,
+        ratings: list[wire.RatingChange] | None = None,
     ) -> None:
         mesa = room.mesa
         partida = mesa.partida
@@ -1252,13 +1258,7 @@ class TableService:
         if result.played is None:
             self._per_seat(
                 room,
-                lambda view: {
-                    "type": "move",
-                    "seq": mesa.version,
-                    "move": move,
-                    "turn_deadline": room.deadline,
-                    "view": view,
-                },
+                lambda view: wire.move_message(mesa.version, move, room.deadline, view, turns_from),
             )
             return
         info = mesa.hands[len(partida.played) - 1]

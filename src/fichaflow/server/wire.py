@@ -24,7 +24,7 @@ from fichaflow.core.explain import explain
 from fichaflow.core.partida import Partida, PlayedHand
 from fichaflow.core.record import dump, hand_dump
 from fichaflow.core.tiles import bits, name
-from fichaflow.core.view import HandMemo, ViewJson, seat_views_json
+from fichaflow.core.view import HandMemo, TurnJson, ViewJson, ViewStateJson, seat_views_json
 from fichaflow.http import ErrorMessage, error_body
 from fichaflow.server.mesa import HandInfo, Mesa, MesaStatus, MoveResult
 from fichaflow.server.talk import Blocked, ChatMessage, Reported
@@ -253,11 +253,17 @@ class HandStart(TypedDict):
 
 
 class MoveMessage(TypedDict):
+    """A move that did not end the hand. Its ``view`` leaves the history out: ``turns`` are
+    what the move added to it (the move, and any draws that followed), from ``turns_from`` on,
+    as the receiver sees them; the receiver holds the turns before."""
+
     type: Literal["move"]
     seq: int
     move: MoveDone
     turn_deadline: float | None
-    view: ViewJson | None
+    turns_from: int
+    turns: list[TurnJson]
+    view: ViewStateJson | None
 
 
 class HandEnd(TypedDict):
@@ -386,6 +392,25 @@ def views(
     seats = tuple(seats)
     seen = seat_views_json(mesa.partida, seats, memo) if mesa.partida is not None else {}
     return {seat: seen.get(seat) for seat in seats}
+
+
+def move_message(
+    seq: int, move: MoveDone, deadline: float | None, view: ViewJson | None, turns_from: int
+) -> MoveMessage:
+    """The ``move`` message for a receiver whose ``view`` held ``turns_from`` turns before the
+    move: its view without the history, and the turns added since (a move's message stays a
+    few hundred bytes however long the hand, not the whole history again at every move)."""
+    turns = [] if view is None else view["history"][turns_from:]
+    state = None if view is None else {k: v for k, v in view.items() if k != "history"}
+    return {
+        "type": "move",
+        "seq": seq,
+        "move": move,
+        "turn_deadline": deadline,
+        "turns_from": turns_from,
+        "turns": turns,
+        "view": cast(ViewStateJson | None, state),
+    }
 
 
 def mesa_state(

@@ -46,6 +46,8 @@ const state = {
   partida: null,
   hand: null,
   view: null,
+  // a move did not follow the view held: hello said again, its welcome awaited
+  resyncing: false,
   lastHand: null,
   partidaEnd: null,
   fairness: {},
@@ -371,6 +373,7 @@ function newPartida(header, view) {
 
 function onWelcome(message) {
   turnSounded = true;
+  state.resyncing = false;
   state.you = message.you;
   state.role = message.role;
   state.mesa = message.mesa;
@@ -414,13 +417,33 @@ function onHandStart(message) {
   say(moments);
 }
 
+/**
+ * The view after ``message``: a `move` brings the view without its history and the turns it
+ * added, from `turns_from` on; the other messages bring the whole view. Null when a move does
+ * not follow the view held (another hand, or turns this page never got).
+ */
+function viewAfter(previous, message) {
+  const view = message.view;
+  if (!Array.isArray(message.turns) || !view) return view;
+  if (!previous || previous.hand_number !== view.hand_number) return null;
+  if (previous.history.length < message.turns_from) return null;
+  return { ...view, history: previous.history.slice(0, message.turns_from).concat(message.turns) };
+}
+
 function onMove(message) {
   const previous = state.view;
-  state.view = message.view;
+  const view = viewAfter(previous, message);
+  if (view === null) {
+    // Asked once: the moves that come before its welcome (the whole state) are skipped.
+    if (!state.resyncing) connection?.hello();
+    state.resyncing = true;
+    return;
+  }
+  state.view = view;
   state.pending = false;
   state.choosing = null;
   if (message.turn_deadline !== undefined && state.mesa) state.mesa.turn_deadline = message.turn_deadline;
-  const turns = newTurns(previous, message.view);
+  const turns = newTurns(previous, view);
   const moments = [];
   const who = names();
   for (const turn of turns) {
@@ -431,8 +454,8 @@ function onMove(message) {
   }
   moments.push(...turnMoments(turns, who, mySeat()));
   if (message.move?.timed_out) moments.push({ kind: 'timeout', text: t('moment.timed_out', { who: who[message.move.seat] }) });
-  moments.push(...newlyDead(previous?.line, message.view?.line || []));
-  moments.push(...yourTurn(previous, message.view));
+  moments.push(...newlyDead(previous?.line, view?.line || []));
+  moments.push(...yourTurn(previous, view));
   say(moments);
 }
 

@@ -38,9 +38,7 @@ export class MesaConnection {
     this.setStatus(this.attempt ? 'reconnecting' : 'connecting');
     const socket = new WebSocket(this.url());
     this.socket = socket;
-    socket.addEventListener('open', () => {
-      socket.send(JSON.stringify({ type: 'hello', code: this.code, token: this.token }));
-    });
+    socket.addEventListener('open', () => this.hello());
     socket.addEventListener('message', (event) => {
       let message;
       try {
@@ -84,6 +82,12 @@ export class MesaConnection {
   setStatus(status) {
     this.status = status;
     this.onStatus(status);
+  }
+
+  /** Say hello (again): the server answers with a `welcome`, the whole state. */
+  hello() {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify({ type: 'hello', code: this.code, token: this.token }));
   }
 
   /** Send an intention; returns its ``ref`` so that an error can be matched to it. */
