@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,8 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     partidas: int = 0
     received: int = 0  # bytes of the frames read while measuring
+    bytes_by_type: Counter[str] = field(default_factory=Counter)  # read while measuring
+    frames_by_type: Counter[str] = field(default_factory=Counter)  # read while measuring
 
 
 class Player:
@@ -122,9 +125,12 @@ class Player:
             async for raw in self.ws:
                 if stop.is_set():
                     break
+                message = orjson.loads(raw)
                 if self.measuring:
                     self.stats.received += len(raw)
-                self.on(orjson.loads(raw))
+                    self.stats.bytes_by_type[message["type"]] += len(raw)
+                    self.stats.frames_by_type[message["type"]] += 1
+                self.on(message)
         except websockets.ConnectionClosed as exc:
             if not stop.is_set():
                 self.stats.errors.append(f"closed {exc}")
@@ -245,6 +251,8 @@ async def drive(
         "partidas": stats.partidas,
         "client_cpu": client_cpu,
         "received": stats.received,
+        "bytes_by_type": stats.bytes_by_type,
+        "frames_by_type": stats.frames_by_type,
         "begin": begin,  # (perf_counter: the window, for other processes' CPU over it)
         "end": end,
     }
@@ -377,6 +385,18 @@ def main() -> None:
         "client_cpu_cores": round(sum(r["client_cpu"] for r in results), 2),
         # every frame the clients read over the window, per move (each move reaches 4 clients)
         "received_kb_per_move": round(sum(r["received"] for r in results) / max(moves, 1) / 1e3, 2),
+        "received_kb_per_move_by_type": {
+            kind: round(size / max(moves, 1) / 1e3, 3)
+            for kind, size in sum(
+                (Counter(r["bytes_by_type"]) for r in results), Counter()
+            ).most_common()
+        },
+        "frames_per_move_by_type": {
+            kind: round(count / max(moves, 1), 2)
+            for kind, count in sum(
+                (Counter(r["frames_by_type"]) for r in results), Counter()
+            ).most_common()
+        },
         "client_loop_lag_p99_ms": round(percentile(lags, 99) * 1000, 1),
         "client_loop_lag_max_ms": round(max(lags, default=float("nan")) * 1000, 1),
         **waves(bins),
