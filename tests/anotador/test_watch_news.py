@@ -55,3 +55,37 @@ def test_a_sheet_forgotten_as_a_look_runs_out_still_answers_its_miron(
         storage.close()
     assert looks == 1  # answered at once, not after looking again until the wait ran out
     assert waited < WATCH_WAIT / 4
+
+
+def test_a_sheet_forgotten_while_a_look_reads_the_database_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deletion's word comes while a periodic look is asking the database for the sheet's
+    version: the mirón is answered with the sheet read again (the new names), not with the copy
+    that has just left memory (tests/cluster/test_deletion_cluster.py saw the old name so)."""
+    storage = Database(f"sqlite:///{tmp_path / 'anotador.sqlite3'}")
+    migrate(storage.engine)
+    service = AnotadorService(storage, shared=True)
+    real_run = storage.run
+    looks = 0
+
+    async def forgotten_during_the_second_look(function: Any, *args: Any) -> Any:
+        nonlocal looks
+        if function is router.store.version:
+            looks += 1
+            if looks == 2:  # (the first is the request's own, before it waits)
+                await service.forget_rooms(list(service.rooms))
+        return await real_run(function, *args)
+
+    async def scenario() -> None:
+        room = await service.create(SETUP)
+        monkeypatch.setattr(storage, "run", forgotten_during_the_second_look)
+        heard = await asyncio.wait_for(service.news(room.watch, room.version), WATCH_WAIT + 5)
+        assert heard.watch == room.watch and heard is not room  # read again from the database
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        monkeypatch.undo()
+        storage.close()
+    assert looks == 2

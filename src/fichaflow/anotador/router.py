@@ -132,9 +132,10 @@ class AnotadorService:
             if not self.shared:
                 return room
             stored_version = await self.storage.run(store.version, self.storage.engine, known)
-            if stored_version <= room.version:
+            if stored_version <= room.version and self.rooms.get(known) is room:
                 return room
-            # Another server stored lines since this one read the mesa: read it again.
+            # Another server stored lines since this one read the mesa, or the mesa left memory
+            # while the version was asked (a deletion renamed people on it): read it again.
             code, watch = known, None
         stored = await self.storage.run(store.load, self.storage.engine, code, watch)
         if stored is None:
