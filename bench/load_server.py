@@ -118,7 +118,8 @@ class Player:
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None)
-        await self.ws.send(json.dumps({"type": "hello", "code": self.code, "token": self.token}))
+        hello = {"type": "hello", "code": self.code, "token": self.token, "turns": True}
+        await self.ws.send(json.dumps(hello))
 
     async def run(self, stop: asyncio.Event) -> None:
         try:

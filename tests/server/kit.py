@@ -291,8 +291,10 @@ class Client:
         autoplay: bool = False,
         reconnect: bool = False,
         seed: int = 0,
+        turns: bool = True,
     ) -> None:
         self.server, self.code, self.token = server, code, token
+        self.turns = turns  # its hello asks for each move's turns, not the whole view
         self.autoplay, self.reconnect = autoplay, reconnect
         self.rng = random.Random(seed)
         self.log: list[dict[str, Any]] = []  # every message as sent
@@ -317,7 +319,8 @@ class Client:
 
     async def _open(self) -> None:
         self.ws = await websockets.connect(self.server.ws_url, max_size=2**22)
-        await self.ws.send(json.dumps({"type": "hello", "code": self.code, "token": self.token}))
+        hello = {"type": "hello", "code": self.code, "token": self.token}
+        await self.ws.send(json.dumps({**hello, "turns": True} if self.turns else hello))
 
     async def _run(self) -> None:
         while True:
@@ -421,11 +424,12 @@ class Client:
 
 
 def whole_view(held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
-    """The receiver's view after ``message``, as a client rebuilds it: a ``move`` carries its
-    view without the history and the turns it added (from ``turns_from`` on) to the ``held``
-    view's; every other message the whole view. A move that does not follow ``held`` fails."""
+    """The receiver's view after ``message``, as a client rebuilds it: a ``move`` to a client
+    that asked for ``turns`` carries its view without the history and the turns it added (from
+    ``turns_from`` on) to the ``held`` view's; any other message the whole view. A move that
+    does not follow ``held`` fails."""
     view: dict[str, Any] = message["view"]
-    if message["type"] != "move":
+    if message["type"] != "move" or "turns" not in message:
         return view
     assert held is not None and held["hand_number"] == view["hand_number"], "a move of no hand"
     start = message["turns_from"]

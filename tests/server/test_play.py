@@ -233,3 +233,34 @@ def test_a_move_brings_the_turns_it_added_not_the_whole_history(server: ServerPr
             assert max(sizes) < 2 * min(sizes), sizes
 
     asyncio.run(scenario())
+
+
+def test_a_client_that_does_not_ask_for_turns_gets_the_whole_view(server: ServerProcess) -> None:
+    """A client written before moves brought their turns (a page left open over an update, an
+    outside client) says hello without ``turns``: every move still brings it the whole view,
+    the same one a client that rebuilds it holds."""
+
+    async def scenario() -> None:
+        created = await create_mesa(
+            server, rules="mano_a_mano", seats=[None, "tirafichas"], name="Ana", seat=0
+        )
+        code = created["code"]
+        ana = Client(server, code, created["token"], autoplay=True)
+        old, new = Client(server, code, turns=False), Client(server, code)  # two mirones
+        for client in (ana, old, new):
+            await client.connect()
+        await ana.send({"type": "start"})
+        await old.expect("hand_end", 60)
+        await new.expect("hand_end", 60)
+        for client in (ana, old, new):
+            await client.close()
+        rebuilt = {m["seq"]: m["view"] for m in new.seen if m["type"] == "move"}
+        moves = [m for m in old.log if m["type"] == "move"]
+        assert moves
+        for message in moves:
+            assert "turns" not in message and "turns_from" not in message
+            whole = rebuilt[message["seq"]]
+            assert message["view"]["history"] == whole["history"]
+            assert message["view"]["line"] == whole["line"]
+
+    asyncio.run(scenario())

@@ -68,6 +68,7 @@ class Connection:
         self.websocket = websocket
         self.code: str | None = None  # the mesa it said hello to
         self.person: int | None = None  # None: a mirón
+        self.turns = False  # its moves bring their turns, not the whole history (its hello)
         self.closed = False
         self.greeted = False  # it has said hello to a mesa, once at least
         self.resync: Callable[[], Awaitable[Message | None]] | None = None

@@ -100,6 +100,9 @@ class Hello(Strict):
     type: Literal["hello"]
     code: str = Field(max_length=64)
     token: str | None = Field(default=None, max_length=128)
+    turns: bool = False
+    """The client rebuilds a hand's history from each move's ``turns`` (``docs/protocol.md``);
+    without it each move brings the whole view, as before there were turns."""
     ref: Ref
 
 

@@ -674,7 +674,7 @@ class TableService:
         blocks = await self._stored_blocks(account)
         await self.leave(conn)
         async with self.locked(hello.code) as room:
-            conn.code, conn.person = hello.code, person
+            conn.code, conn.person, conn.turns = hello.code, person, hello.turns
             conn.greeted = True
             conn.resync = functools.partial(self._resync, room, conn)
             room.connections.add(conn)
@@ -1214,17 +1214,25 @@ class TableService:
         for conn in room.connections:
             conn.tell(message, state="mirones")
 
-    def _per_seat(self, room: Room, message: wire.PerSeat) -> None:
-        """Send each connection ``message`` made with its own view of the hand."""
+    def _per_seat(
+        self, room: Room, message: wire.PerSeat, with_turns: wire.PerSeat | None = None
+    ) -> None:
+        """Send each connection ``message`` made with its own view of the hand (``with_turns``
+        instead, when given, to a connection whose hello asked for a move's turns)."""
         mesa = room.mesa
         seat_of = {
             conn: mesa.seat_of(conn.person) if conn.person is not None else None
             for conn in room.connections
         }
         views = wire.views(mesa, set(seat_of.values()), room.views)
-        texts = {seat: wire.json_text(message(v)) for seat, v in views.items()}
+        texts: dict[tuple[int | None, bool], str] = {}
         for conn, seat in seat_of.items():
-            conn.tell(texts[seat])
+            build = with_turns if with_turns is not None and conn.turns else message
+            key = (seat, build is with_turns)
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = wire.json_text(build(views[seat]))
+            conn.tell(text)
 
     def _broadcast_hand_start(self, room: Room) -> None:
         mesa = room.mesa
@@ -1258,6 +1266,13 @@ class TableService:
         if result.played is None:
             self._per_seat(
                 room,
+                lambda view: {
+                    "type": "move",
+                    "seq": mesa.version,
+                    "move": move,
+                    "turn_deadline": room.deadline,
+                    "view": view,
+                },
                 lambda view: wire.move_message(mesa.version, move, room.deadline, view, turns_from),
             )
             return

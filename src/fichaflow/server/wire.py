@@ -253,17 +253,18 @@ class HandStart(TypedDict):
 
 
 class MoveMessage(TypedDict):
-    """A move that did not end the hand. Its ``view`` leaves the history out: ``turns`` are
-    what the move added to it (the move, and any draws that followed), from ``turns_from`` on,
-    as the receiver sees them; the receiver holds the turns before."""
+    """A move that did not end the hand. To a connection whose hello asked for ``turns``, its
+    ``view`` leaves the history out: ``turns`` are what the move added to it (the move, and any
+    draws that followed), from ``turns_from`` on, as the receiver sees them; the receiver holds
+    the turns before. To any other, the whole view."""
 
     type: Literal["move"]
     seq: int
     move: MoveDone
     turn_deadline: float | None
-    turns_from: int
-    turns: list[TurnJson]
-    view: ViewStateJson | None
+    turns_from: NotRequired[int]
+    turns: NotRequired[list[TurnJson]]
+    view: ViewJson | ViewStateJson | None
 
 
 class HandEnd(TypedDict):

@@ -84,10 +84,12 @@ export class MesaConnection {
     this.onStatus(status);
   }
 
-  /** Say hello (again): the server answers with a `welcome`, the whole state. */
+  /** Say hello (again): the server answers with a `welcome`, the whole state. The page
+   * rebuilds each move's history from its turns (app.js, viewAfter). */
   hello() {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
-    this.socket.send(JSON.stringify({ type: 'hello', code: this.code, token: this.token }));
+    const hello = { type: 'hello', code: this.code, token: this.token, turns: true };
+    this.socket.send(JSON.stringify(hello));
   }
 
   /** Send an intention; returns its ``ref`` so that an error can be matched to it. */
