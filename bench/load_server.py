@@ -99,7 +99,6 @@ class Stats:
     moves: list[float] = field(default_factory=list)  # when each accepted move was seen
     errors: list[str] = field(default_factory=list)
     partidas: int = 0
-    received: int = 0  # bytes of the frames read while measuring
     bytes_by_type: Counter[str] = field(default_factory=Counter)  # read while measuring
     frames_by_type: Counter[str] = field(default_factory=Counter)  # read while measuring
 
@@ -128,7 +127,6 @@ class Player:
                     break
                 message = orjson.loads(raw)
                 if self.measuring:
-                    self.stats.received += len(raw)
                     self.stats.bytes_by_type[message["type"]] += len(raw)
                     self.stats.frames_by_type[message["type"]] += 1
                 self.on(message)
@@ -166,12 +164,9 @@ class Player:
             self.later({"type": "start"})
         view = message.get("view")
         if view and not view["ended"] and view["turn"] == self.seat and view["legal"]:
-            # (a move's message carries the turns it added, not the whole history; before
-            # 2026-12-06 it carried the whole history: both are read, to compare versions)
-            if "turns" in message:
-                at = (view["hand_number"], message["turns_from"] + len(message["turns"]))
-            else:
-                at = (view["hand_number"], len(view["history"]))
+            # (its hello asks for turns: a move brings the turns it added, not the history)
+            turns = message["turns_from"] + len(message["turns"]) if kind == "move" else None
+            at = (view["hand_number"], len(view["history"]) if turns is None else turns)
             if at != self.answered:
                 self.answered = at
                 self.later({"type": "play", "move": self.rng.choice(view["legal"])})
@@ -251,7 +246,6 @@ async def drive(
         "errors": stats.errors,
         "partidas": stats.partidas,
         "client_cpu": client_cpu,
-        "received": stats.received,
         "bytes_by_type": stats.bytes_by_type,
         "frames_by_type": stats.frames_by_type,
         "begin": begin,  # (perf_counter: the window, for other processes' CPU over it)
@@ -363,6 +357,7 @@ def main() -> None:
     errors = [e for r in results for e in r["errors"]]
     lags = [x for r in results for x in r["loop_lags"]]
     bins = [sum(column) for column in zip(*(r["bins"] for r in results), strict=False)]
+    read = sum((Counter(r["bytes_by_type"]) for r in results), Counter[str]())
     summary = {
         "date": time.strftime("%Y-%m-%d"),
         "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} "
@@ -385,12 +380,9 @@ def main() -> None:
         "server_cpu_cores": round(server_cpu, 2),
         "client_cpu_cores": round(sum(r["client_cpu"] for r in results), 2),
         # every frame the clients read over the window, per move (each move reaches 4 clients)
-        "received_kb_per_move": round(sum(r["received"] for r in results) / max(moves, 1) / 1e3, 2),
+        "received_kb_per_move": round(read.total() / max(moves, 1) / 1e3, 2),
         "received_kb_per_move_by_type": {
-            kind: round(size / max(moves, 1) / 1e3, 3)
-            for kind, size in sum(
-                (Counter(r["bytes_by_type"]) for r in results), Counter()
-            ).most_common()
+            kind: round(size / max(moves, 1) / 1e3, 3) for kind, size in read.most_common()
         },
         "frames_per_move_by_type": {
             kind: round(count / max(moves, 1), 2)

@@ -1266,13 +1266,7 @@ class TableService:
         if result.played is None:
             self._per_seat(
                 room,
-                lambda view: {
-                    "type": "move",
-                    "seq": mesa.version,
-                    "move": move,
-                    "turn_deadline": room.deadline,
-                    "view": view,
-                },
+                lambda view: wire.move_message(mesa.version, move, room.deadline, view),
                 lambda view: wire.move_message(mesa.version, move, room.deadline, view, turns_from),
             )
             return

@@ -396,22 +396,28 @@ def views(
 
 
 def move_message(
-    seq: int, move: MoveDone, deadline: float | None, view: ViewJson | None, turns_from: int
+    seq: int,
+    move: MoveDone,
+    deadline: float | None,
+    view: ViewJson | None,
+    turns_from: int | None = None,
 ) -> MoveMessage:
-    """The ``move`` message for a receiver whose ``view`` held ``turns_from`` turns before the
-    move: its view without the history, and the turns added since (a move's message stays a
-    few hundred bytes however long the hand, not the whole history again at every move)."""
-    turns = [] if view is None else view["history"][turns_from:]
-    state = None if view is None else {k: v for k, v in view.items() if k != "history"}
-    return {
+    """The ``move`` message with the receiver's ``view``: whole, or, given ``turns_from`` (the
+    turns its view held before the move), without the history and with the turns added since
+    (a move's message then stays a few hundred bytes however long the hand)."""
+    message: MoveMessage = {
         "type": "move",
         "seq": seq,
         "move": move,
         "turn_deadline": deadline,
-        "turns_from": turns_from,
-        "turns": turns,
-        "view": cast(ViewStateJson | None, state),
+        "view": view,
     }
+    if turns_from is not None:
+        message["turns_from"] = turns_from
+        message["turns"] = [] if view is None else view["history"][turns_from:]
+        state = None if view is None else {k: v for k, v in view.items() if k != "history"}
+        message["view"] = cast(ViewStateJson | None, state)
+    return message
 
 
 def mesa_state(
