@@ -6,10 +6,11 @@ as an outside engine: ``git archive`` of the tag's ``src/`` into a temporary fol
 first; the script checks that the engine imports it from there) and spoken to over the
 documented engine protocol (``docs/engine-protocol.md``), one JSON request per decision. So the
 baseline is exactly the tagged code, whatever this checkout has changed, and needs nothing but
-the engine protocol. Both gallos search alike: with the **work budget** (``--samples``,
-``--nodes``, the default) neither has a clock, so the same seed gives the same duel on any
-machine and whatever its load; with ``--clock`` both stop on a clock (``--budget-ms``, 150 by
-default, gallo's own), which on a loaded machine measures the load as much as the play.
+the engine protocol. With the **work budget** (the default) neither has a clock, so the same
+seed gives the same duel on any machine and whatever its load; each gallo plays at its own
+engine's default (``--nodes``: this checkout's, ``--baseline-nodes``: the tag's, 10,000; both
+``--samples``); with ``--clock`` both stop on the same clock (``--budget-ms``, 150 by default,
+gallo's own), which on a loaded machine measures the load as much as the play.
 
 The duel runner (``fichaflow.match.duplicate``) deals and seats: each deal is played once per
 seating (twice in parejas and mano a mano, six times in tres), leads rotating, and every
@@ -53,6 +54,7 @@ from typing import Any
 
 from fichaflow.bots.base import Bot
 from fichaflow.bots.ladder import make_bot
+from fichaflow.cli.engine import DEFAULT_NODES
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import Move, read_move
 from fichaflow.core.rules import Rules
@@ -64,6 +66,9 @@ from fichaflow.match.stats import mean_interval, timing
 BASELINE = "050f5b0e693467c782eb51719e9f92a8df62857f"
 """The baseline gallo's commit, tagged ``gallo-baseline-2026-12-02``: named by its hash, which
 every clone of main has, with or without the tag."""
+BASELINE_NODES = 10_000
+"""The baseline engine's own default work budget in solver nodes (``--nodes`` at the tag): each
+gallo plays at its own default budget unless told otherwise."""
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -151,13 +156,16 @@ def baseline_source(tag: str) -> Iterator[Path]:
 
 
 def budgets(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
-    """The new gallo's options and the baseline engine's arguments, for the same budget."""
+    """The new gallo's options and the baseline engine's arguments: the same clock, or each
+    gallo's work budget (``--nodes`` the new one's, ``--baseline-nodes`` the baseline's; in
+    ``check`` both the same)."""
     if args.clock:
         ms = args.budget_ms
         return {"budget_ms": ms}, ["--samples", "100000", "--nodes", "2000000", "--time-ms",
                                    str(round(ms))]  # fmt: skip
     work = {"samples": args.samples, "nodes": args.nodes}
-    return {"budget_ms": None, **work}, ["--samples", str(args.samples), "--nodes", str(args.nodes)]
+    theirs = args.nodes if args.baseline_nodes is None else args.baseline_nodes
+    return {"budget_ms": None, **work}, ["--samples", str(args.samples), "--nodes", str(theirs)]
 
 
 def new_options(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
@@ -185,6 +193,7 @@ def play(args: argparse.Namespace) -> None:
                         "tag": args.tag,
                         "budget": budget,
                         "options": options,
+                        "baseline": engine_args,
                         "group": g.group,
                         "seating": list(g.seating),
                         "leader": g.leader,
@@ -244,10 +253,13 @@ def summary(args: argparse.Namespace) -> None:
                     row = json.loads(line)
                 except ValueError:
                     continue  # a line cut short by a stopped run
-                key = (row["mode"], row["tag"], row["budget"], json.dumps(row["options"]))
+                # (rows written before the baseline's arguments were kept: the same nodes)
+                baseline = row.get("baseline") or ["(the same budget)"]
+                key = (row["mode"], row["tag"], row["budget"], json.dumps(row["options"]),
+                       " ".join(baseline))  # fmt: skip
                 runs[key][row["group"]].append(row)
     report: dict[str, Any] = {"python": platform.python_version(), "duels": []}
-    for (mode, tag, budget, options), groups in runs.items():
+    for (mode, tag, budget, options, baseline), groups in runs.items():
         size = max(len(rows) for rows in groups.values())
         whole = [groups[k] for k in sorted(groups) if len(groups[k]) == size]
         games = [[_game(r) for r in rows] for rows in whole]
@@ -259,6 +271,7 @@ def summary(args: argparse.Namespace) -> None:
                 "against": tag,
                 "budget": budget,
                 "options": json.loads(options),
+                "baseline_arguments": baseline,
                 "deals": len(whole),
                 "hands": result["played"],
                 "won_lost_nobody": [*result["won"], result["undecided"]],
@@ -327,7 +340,14 @@ def main() -> None:
                    help="the deal groups to play (each deal in every seating)")  # fmt: skip
     p.add_argument("--tag", default=BASELINE, help="the baseline's git revision")
     p.add_argument("--samples", type=int, default=150, help="work budget: deals per decision")
-    p.add_argument("--nodes", type=int, default=10_000, help="work budget: solver nodes")
+    p.add_argument(
+        "--nodes",
+        type=int,
+        default=DEFAULT_NODES,
+        help="the new gallo's work budget: solver nodes (its engine's default)",
+    )
+    p.add_argument("--baseline-nodes", type=int, default=BASELINE_NODES,
+                   help="the baseline's solver nodes (its engine's default)")  # fmt: skip
     p.add_argument("--clock", action="store_true", help="a clock budget instead of work")
     p.add_argument("--budget-ms", type=float, default=150.0, help="the clock, with --clock")
     p.add_argument("--options", default="{}",
@@ -339,7 +359,8 @@ def main() -> None:
     k.add_argument("--hands", type=int, default=3)
     k.add_argument("--tag", default=BASELINE)
     k.add_argument("--samples", type=int, default=150)
-    k.add_argument("--nodes", type=int, default=10_000)
+    k.add_argument("--nodes", type=int, default=BASELINE_NODES)
+    k.set_defaults(baseline_nodes=None)
     k.add_argument("--clock", action="store_true", help=argparse.SUPPRESS)
     k.add_argument("--budget-ms", type=float, default=150.0, help=argparse.SUPPRESS)
     k.add_argument("--options", default='{"correct": false}')

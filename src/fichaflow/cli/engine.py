@@ -60,9 +60,12 @@ def _error(error: FichaFlowError, lang: str) -> dict[str, Any]:
 F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_SAMPLES: Final = 150
-DEFAULT_NODES: Final = 10_000
-"""The engine's default work per gallo decision: about gallo's 150 ms clock in the server, on
-the project's machine (docs/engine-protocol.md gives the figures)."""
+DEFAULT_NODES: Final = 40_000
+"""The engine's default work per gallo decision, within gallo's 150 ms clock in the server at the
+median (docs/engine-protocol.md gives the figures). The nodes go to the exact search from nine
+tiles on the line, where they were worth more than any other work: from 10,000 to 40,000 gallo
+solves several times more of its deals there, leaves its median decision where it was and keeps
+its slowest under 400 ms (docs/benchmarks.md, «More nodes for the exact search»)."""
 
 
 @dataclass(frozen=True, slots=True)
