@@ -21,7 +21,8 @@ the views alone. Decision times are wall time per decision, the baseline's inclu
 protocol's round trip.
 
 ``--options`` passes more options to the new gallo only (``'{"correct": false}'`` switches off
-a change of its search, to check the harness against a gallo that plays as the baseline does).
+a change of its search). ``check`` asks every decision of a few hands of both the new gallo and
+an engine of this very commit, which must agree: the harness's own test.
 
 Long measurements run in chunks of deal groups appended to a JSON-lines file, then summed up:
 
@@ -213,9 +214,10 @@ def play(args: argparse.Namespace) -> None:
 
 def check(args: argparse.Namespace) -> None:
     """The harness against itself: hands played by the new gallo with the engine's seed, every
-    decision also asked of the baseline engine. With options that make the new gallo search as
-    the baseline does (``--options '{"correct": false}'`` today), every answer must agree: the
-    protocol's round trip changes nothing a gallo sees."""
+    decision also asked of the engine at ``--tag`` with the same budget. By default the tag is
+    ``HEAD``, this checkout's own commit, so every answer must agree: the protocol's round trip
+    changes nothing a gallo sees. (Against the baseline no option makes today's gallo search as
+    it did: its playouts shed doubles first since 2026-12-03.)"""
     rules = Rules.make(args.mode)
     options, engine_args = new_options(args)
     counts = {"same": 0, "different": 0}
@@ -357,13 +359,13 @@ def main() -> None:
     k.add_argument("--mode", default="venezuela")
     k.add_argument("--seed", type=int, default=2026)
     k.add_argument("--hands", type=int, default=3)
-    k.add_argument("--tag", default=BASELINE)
+    k.add_argument("--tag", default="HEAD", help="the engine's git revision (this checkout's)")
     k.add_argument("--samples", type=int, default=150)
-    k.add_argument("--nodes", type=int, default=BASELINE_NODES)
+    k.add_argument("--nodes", type=int, default=DEFAULT_NODES)
     k.set_defaults(baseline_nodes=None)
     k.add_argument("--clock", action="store_true", help=argparse.SUPPRESS)
     k.add_argument("--budget-ms", type=float, default=150.0, help=argparse.SUPPRESS)
-    k.add_argument("--options", default='{"correct": false}')
+    k.add_argument("--options", default="{}")
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
     c = sub.add_parser("paired", help=paired.__doc__.splitlines()[0] if paired.__doc__ else None)
