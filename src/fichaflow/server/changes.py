@@ -177,6 +177,9 @@ class HandSnapshot:
     seed: str
     leader: int
     moves: tuple[str, ...]
+    last_action: float | None = None
+    """When its deal or its newest move was stored, Unix time in milliseconds: where the turn
+    under way began (None when the hand was not read from the database)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,9 @@ GUEST_RATING = SHOWN_AT_MU
 
 RETRY_MAX = 8.0
 """The longest a bot, timer or deal waits between tries while the database is down."""
+RESUME_GRACE = 5.0
+"""A turn timer that goes on after a restart or a takeover leaves the seat at least this many
+seconds (or its whole turn, if shorter): time for the player's page to reconnect."""
 
 PartidaPlayed = Callable[[dict[str, Any]], Awaitable[Sequence[Mapping[str, Any]] | None]]
 """What the server tells the players' side (``app.py`` hands it in: the accounts keep the
@@ -167,6 +170,10 @@ class Room:
     forgets it)."""
     views: HandMemo = field(default_factory=HandMemo)
     """The hand's public turns as the views of each move share them (``core.view.HandMemo``)."""
+    resumed_turn: float | None = None
+    """When the turn under way began, as stored (Unix time in milliseconds), until the first
+    turn timer set after the mesa was loaded: a restart or a takeover does not give the seat its
+    whole time again."""
 
     def __post_init__(self) -> None:
         self.talk.accounts = self._accounts
@@ -272,6 +279,7 @@ class TableService:
         """A stored mesa back in memory under this server's lease (token ``fence``): its people
         away until they say hello, its bots and timers going again."""
         room = Room(Mesa.restore(snap), committed=snap, fence=fence)
+        room.resumed_turn = snap.hands[-1].last_action if snap.hands else None
         self._register(room)
         now = time.monotonic()
         for chair in room.mesa.chairs:
@@ -1045,6 +1053,7 @@ class TableService:
             if task is not None:
                 task.cancel()
         room.deadline = None
+        resumed, room.resumed_turn = room.resumed_turn, None
         self._set_clock(room)
         hand = mesa.hand
         if hand is None:
@@ -1058,8 +1067,11 @@ class TableService:
             pause = max(mesa.options.auto_pass_ms / 1000, room.backoff())
             self._spawn(room, "auto_pass", self._auto_pass(room, mesa.version, seat, pause))
         elif mesa.options.turn_seconds:
-            seconds = mesa.options.turn_seconds
-            room.deadline = (time.time() + seconds) * 1000
+            seconds = float(mesa.options.turn_seconds)
+            now = time.time()
+            if resumed is not None:  # loaded again: the turn's time goes on from where it was
+                seconds = max(min(seconds, RESUME_GRACE), resumed / 1000 + seconds - now)
+            room.deadline = (now + seconds) * 1000
             timeout_bot = mesa.options.timeout_bot
             self._spawn(
                 room, "timer", self._bot_turn(room, mesa.version, timeout_bot, seconds, True)

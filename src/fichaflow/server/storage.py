@@ -426,6 +426,11 @@ def _let_go(connection: Connection) -> None:
         connection.close()
 
 
+def _unix_ms(stamp: datetime) -> float:
+    """A stored time as Unix milliseconds (SQLite gives it back without its zone: UTC)."""
+    return (stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)).timestamp() * 1000
+
+
 def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch.MesaSnapshot:
     """One mesa with the given partida (its newest by default) ready to replay."""
     code = mesa.code
@@ -438,15 +443,12 @@ def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch
     partida_snap = None
     hands: list[ch.HandSnapshot] = []
     if row is not None:
-        started = row.started_at
-        if started.tzinfo is None:  # SQLite gives the stored time back without its zone
-            started = started.replace(tzinfo=UTC)
         called = row.time_up
         partida_snap = ch.PartidaSnapshot(
             row.number,
             row.rules,
             list(row.players),
-            started.timestamp() * 1000,
+            _unix_ms(row.started_at),
             None if called is None else (int(called["hand"]), int(called["moves"])),
         )
         hand_rows = connection.execute(
@@ -455,14 +457,22 @@ def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch
             .order_by(HandRow.number)
         ).all()
         moves: dict[int, list[str]] = {}
+        last_move: dict[int, datetime] = {}
         for move in connection.execute(
-            select(MoveRow.hand, MoveRow.notation)
+            select(MoveRow.hand, MoveRow.notation, MoveRow.created_at)
             .where(MoveRow.mesa == code, MoveRow.partida == row.number)
             .order_by(MoveRow.hand, MoveRow.number)
         ):
             moves.setdefault(move.hand, []).append(move.notation)
+            last_move[move.hand] = move.created_at
         hands = [
-            ch.HandSnapshot(h.number, h.seed, h.leader, tuple(moves.get(h.number, ())))
+            ch.HandSnapshot(
+                h.number,
+                h.seed,
+                h.leader,
+                tuple(moves.get(h.number, ())),
+                _unix_ms(last_move.get(h.number, h.started_at)),
+            )
             for h in hand_rows
         ]
     return ch.MesaSnapshot(
