@@ -22,6 +22,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from fichaflow.server import botpool
 from fichaflow.server import storage as st
@@ -34,7 +35,7 @@ async def one_run(folder: Path, tables: int, moves: int, synchronous: str) -> tu
     db = st.Storage(f"sqlite:///{folder / 'cost.sqlite3'}", synchronous)
     await db.run(migrate, db.engine)
     # never started: no bot plays here (older checkouts call the local pool BotPool)
-    pool = getattr(botpool, "LocalBotPool", None) or botpool.BotPool
+    pool: Any = getattr(botpool, "LocalBotPool", None) or botpool.BotPool
     service = TableService(db, pool(1))
     rooms = []
     for _ in range(tables):

@@ -33,7 +33,7 @@ def decisions(preset: str, number: int) -> list[SeatView]:
     deal = Deal.from_seed(rules.seats, f"gallo-bench-{preset}-{number}")
     hand = Hand(list(deal.hands), deal.stock, number % rules.seats)
     bots = [make_bot("jugador", seat + 10 * number) for seat in range(rules.seats)]
-    out = []
+    out: list[SeatView] = []
     while True:
         draw_until_playable(hand)
         if hand.ended:

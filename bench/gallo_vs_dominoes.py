@@ -46,7 +46,8 @@ def their_player(game: dominoes.Game) -> tuple[Any, bool]:
     """The package's strongest practical player: bota gorda, then alpha-beta from move 8."""
     dominoes.players.bota_gorda(game)
     dominoes.players.probabilistic_alphabeta(start_move=8, sample_size=10)(game)
-    return game.valid_moves[0]
+    move: tuple[Any, bool] = game.valid_moves[0]
+    return move
 
 
 def their_game(deal: Deal, leader: int) -> dominoes.Game:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import platform
@@ -267,7 +268,7 @@ def cluster(
             balancer = procs.start([haproxy, "-db", "-f", str(config)], env)
             wait_serving(f"http://127.0.0.1:{lb}")
             roles: dict[str, Callable[[], list[int]]] = {
-                f"node{n}": (lambda pid=s.pid: [pid]) for n, s in enumerate(servers, 1)
+                f"node{n}": functools.partial(list, [s.pid]) for n, s in enumerate(servers, 1)
             }
             roles |= {
                 "worker": lambda: [worker.pid],

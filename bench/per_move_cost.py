@@ -31,14 +31,13 @@ from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.redis_bots import cluster, decisions
-
 from fichaflow.http.jobs import JobQueue
 from fichaflow.server import storage as st
 from fichaflow.server.botpool import LocalBotPool, RedisBotPool
 from fichaflow.server.protocol import CreateMesa, Join
 from fichaflow.server.service import TableService
 from fichaflow.storage import migrate
+from redis_bots import cluster, decisions
 from tests.server.kit import postgres_database
 
 

@@ -20,6 +20,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,9 @@ async def guest(_request: Request, _change: bool) -> str | None:
     return None
 
 
-def timed(client: httpx.Client, method: str, path: str, n: int, **kw: Any) -> list[float]:
+def timed(
+    client: httpx.Client, method: str, path: str | Callable[[], str], n: int, **kw: Any
+) -> list[float]:
     out = []
     for _ in range(n):
         start = time.perf_counter()
@@ -113,13 +116,13 @@ def main() -> None:
             day = timed(client, "GET", "/api/problemas/daily", args.requests)
             tried = []
             for _ in range(args.requests):
-                puzzle = chooser.choice(ids)
+                puzzle_id = chooser.choice(ids)
                 tried += timed(
                     client,
                     "POST",
-                    f"/api/problemas/{puzzle}/attempt",
+                    f"/api/problemas/{puzzle_id}/attempt",
                     1,
-                    json={"move": wrong[puzzle]},
+                    json={"move": wrong[puzzle_id]},
                 )
         server.should_exit = True
         thread.join(10)

@@ -111,7 +111,7 @@ def cluster(processes: int):  # type: ignore[no-untyped-def]
         )
         for _ in range(600):
             with contextlib.suppress(redis.RedisError):
-                if len(client.xinfo_consumers(STREAM, GROUP)) >= processes:  # type: ignore[arg-type]
+                if len(client.xinfo_consumers(STREAM, GROUP)) >= processes:
                     break
             time.sleep(0.1)
         yield url

@@ -24,13 +24,20 @@ import random
 import statistics
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from fichaflow.core.deal import Deal
 from fichaflow.core.partida import Partida
 from fichaflow.core.rules import Rules
-from fichaflow.core.view import HandMemo, TurnJson, seat_view, seat_views, seat_views_json
-from fichaflow.server.wire import json_text
+from fichaflow.core.view import (
+    HandMemo,
+    TurnJson,
+    ViewJson,
+    seat_view,
+    seat_views,
+    seat_views_json,
+)
+from fichaflow.server.wire import Message, json_text
 
 MODES = ("venezuela", "mano_a_mano", "tres")
 
@@ -67,19 +74,24 @@ def _copy(partida: Partida) -> Partida:
     return copy
 
 
+def view_text(view: ViewJson) -> str:
+    """A view encoded as the server encodes its messages (the rest of a message is alike)."""
+    return json_text(cast(Message, {"view": view}))
+
+
 def alone(partida: Partida, seats: tuple[int | None, ...]) -> list[str]:
     out = []
     for seat in seats:
         view = seat_view(partida, seat)
         assert view is not None
-        out.append(json_text({"view": view.to_json()}))
+        out.append(view_text(view.to_json()))
     return out
 
 
 def together(partida: Partida, seats: tuple[int | None, ...]) -> list[str]:
     views = seat_views(partida, seats)
     memo: dict[int, TurnJson] = {}
-    return [json_text({"view": views[seat].to_json(memo)}) for seat in seats]
+    return [view_text(views[seat].to_json(memo)) for seat in seats]
 
 
 def played(
@@ -95,12 +107,12 @@ def played(
         if straight:
             texts = seat_views_json(partida, seats, memo)
             for seat in seats:
-                digest ^= hash(json_text({"view": texts[seat]}))
+                digest ^= hash(view_text(texts[seat]))
             continue
         views = seat_views(partida, seats, memo)
         written: dict[int, TurnJson] = memo.written() if memo is not None else {}
         for seat in seats:
-            digest ^= hash(json_text({"view": views[seat].to_json(written)}))
+            digest ^= hash(view_text(views[seat].to_json(written)))
     return time.process_time() - start, digest
 
 

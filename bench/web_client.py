@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Response, sync_playwright
 
 SERVE = [sys.executable, "-c", "from fichaflow.cli import main; main()", "serve"]
 ARGS = [
@@ -270,7 +270,12 @@ def main() -> None:
         context.add_init_script(TILES_SEEN)
         page = context.new_page()
         loaded: dict[str, bytes] = {}
-        page.on("response", lambda r: loaded.setdefault(r.url, r.body()) if r.ok else None)
+
+        def keep(response: Response) -> None:
+            if response.ok:
+                loaded.setdefault(response.url, response.body())
+
+        page.on("response", keep)
         page.goto(f"{url}/m/{code}")
         page.get_by_role("button", name="Empezar la partida").click()
         page.locator(".hand-tile").first.wait_for()
@@ -284,7 +289,7 @@ def main() -> None:
         drawn: list[float] = []
         tables = (
             {"before": open_table(context, old_url), "after": open_table(context, new_url)}
-            if (old_url)
+            if old_url and new_url
             else {}
         )
         for _ in range(options.reloads):

@@ -70,7 +70,7 @@ def open_account(page: Any, site: str) -> None:
 
 def codes_shown(page: Any) -> list[str]:
     expect(page.locator("#codes")).to_be_visible()
-    codes = page.locator("#code-list li").all_inner_texts()
+    codes: list[str] = page.locator("#code-list li").all_inner_texts()
     assert len(codes) == 10
     page.get_by_role("button", name="Ya los guardé").click()
     expect(page.locator("#codes")).to_be_hidden()

@@ -29,7 +29,7 @@ def new_mesa(server: ServerProcess, **extra: Any) -> dict[str, Any]:
 
 
 def send(
-    server: ServerProcess, code: str, action: dict[str, Any], key: str | None = None
+    server: ServerProcess, code: str, action: object, key: str | None = None
 ) -> httpx.Response:
     body = {"key": key or uuid.uuid4().hex, "action": action}
     return httpx.post(f"{server.url}/api/anotador/mesas/{code}/actions", json=body, timeout=30)

@@ -45,7 +45,7 @@ def test_an_action_that_loses_the_race_pauses_and_is_stored_on_top(
     a, b = two_servers
     tries: list[int] = []
     pauses: list[tuple[float, float]] = []
-    real_pause = router.pause_before_try
+    real_pause = locks.pause_before_try
 
     async def counted(attempt: int) -> None:
         tries.append(attempt)
@@ -56,7 +56,7 @@ def test_an_action_that_loses_the_race_pauses_and_is_stored_on_top(
         return 0.0
 
     monkeypatch.setattr(router, "pause_before_try", counted)
-    monkeypatch.setattr(locks.random, "uniform", no_wait)
+    monkeypatch.setattr("fichaflow.http.locks.random.uniform", no_wait)
 
     async def scenario() -> list[str]:
         room = await a.create(SETUP)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from fichaflow.anotador import router
+from fichaflow.anotador import store
 from fichaflow.anotador.router import WATCH_WAIT, AnotadorService
 from fichaflow.storage import migrate
 from fichaflow.storage.database import Database
@@ -42,7 +42,9 @@ def test_a_sheet_forgotten_as_a_look_runs_out_still_answers_its_miron(
 
     async def scenario() -> float:
         room = await service.create(SETUP)
-        monkeypatch.setattr(router.asyncio, "wait_for", look_runs_out_as_forgotten)
+        monkeypatch.setattr(
+            "fichaflow.anotador.router.asyncio.wait_for", look_runs_out_as_forgotten
+        )
         started = asyncio.get_running_loop().time()
         heard = await real_wait_for(service.news(room.watch, room.version), WATCH_WAIT + 5)
         assert heard.watch == room.watch and heard is not room  # read again from the database
@@ -71,7 +73,7 @@ def test_a_sheet_forgotten_while_a_look_reads_the_database_is_read_again(
 
     async def forgotten_during_the_second_look(function: Any, *args: Any) -> Any:
         nonlocal looks
-        if function is router.store.version:
+        if function is store.version:
             looks += 1
             if looks == 2:  # (the first is the request's own, before it waits)
                 await service.forget_rooms(list(service.rooms))

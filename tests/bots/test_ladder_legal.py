@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,8 @@ from fichaflow.core.rules import CHOICES, PRESETS, Mode, Rules
 from fichaflow.match.play import play_hand
 
 HANDS_PER_MODE = 10_000
-SEARCH_OPTIONS = {
+BotOptions = dict[str, dict[str, Any]]
+SEARCH_OPTIONS: BotOptions = {
     "gallo": {"budget_ms": None, "samples": 8, "playouts": 1, "nodes": 2000},
     "omnisciente": {"nodes": 2000, "samples": 8},
 }
@@ -50,7 +52,7 @@ def random_rules(mode: Mode, rng: random.Random) -> Rules:
     return Rules.make(preset, **overrides)
 
 
-def one_hand(names: list[str], mode: Mode, number: int, options: dict) -> int:
+def one_hand(names: list[str], mode: Mode, number: int, options: BotOptions) -> int:
     """Play hand ``number`` with ``names`` at the seats; returns the decisions the bots made."""
     rng = random.Random(f"legal:{mode}:{number}:{'/'.join(names)}")
     rules = random_rules(mode, rng)
@@ -71,7 +73,7 @@ def one_hand(names: list[str], mode: Mode, number: int, options: dict) -> int:
     return sum(len(t) for t in result.times)
 
 
-def play_chunk(args: tuple[list[str], Mode, int, int, dict]) -> tuple[Counter[str], int]:
+def play_chunk(args: tuple[list[str], Mode, int, int, BotOptions]) -> tuple[Counter[str], int]:
     names, mode, start, stop, options = args
     seats = {Mode.PAREJAS: 4, Mode.MANO_A_MANO: 2, Mode.TRES: 3}[mode]
     seen: Counter[str] = Counter()
@@ -90,7 +92,7 @@ def usable_cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def run(names: list[str], mode: Mode, hands: int, options: dict) -> tuple[Counter[str], int]:
+def run(names: list[str], mode: Mode, hands: int, options: BotOptions) -> tuple[Counter[str], int]:
     step = max(1, hands // 16)
     chunks = [(names, mode, s, min(hands, s + step), options) for s in range(0, hands, step)]
     seen: Counter[str] = Counter()

@@ -179,12 +179,12 @@ async def partida(
     mirón connected straight to a node that does not hold the mesa, and a second person who
     joins there too and watches from the queue. Played to the end."""
     lb = cluster.balancer
-    created = await create_mesa(lb, rules=rules, seats=bots, name="Host", seat=0)  # type: ignore[arg-type]
+    created = await create_mesa(lb, rules=rules, seats=bots, name="Host", seat=0)
     code = created["code"]
     elsewhere = cluster.other(code)
     joined = await join(elsewhere, code, "Otra", None)  # passed on to the holder
     assert joined["seat"] is None
-    player = Client(lb, code, created["token"], autoplay=True, seed=seed)  # type: ignore[arg-type]
+    player = Client(lb, code, created["token"], autoplay=True, seed=seed)
     miron = Client(elsewhere, code)
     queued = Client(elsewhere, code, joined["token"])
     for client in (player, miron, queued):
@@ -221,7 +221,7 @@ def test_clients_on_any_node_play_to_the_end_and_see_nothing_hidden(
     assert len(owners) > 1, "the balancer spread the mesas over the nodes"
     checked = 0
     for game in games:
-        asyncio.run(verified(cluster.balancer, game["code"], tmp_path))  # type: ignore[arg-type]
+        asyncio.run(verified(cluster.balancer, game["code"], tmp_path))
         saved = record.loads(json.dumps(game["record"]))
         assert verify_record(saved)
         truth = record.replay(saved)
@@ -241,11 +241,11 @@ def test_another_node_takes_over_a_killed_owners_mesa(cluster: Cluster, tmp_path
 
     async def scenario() -> None:
         nonlocal killed
-        created = await create_mesa(  # type: ignore[arg-type]
+        created = await create_mesa(
             lb, rules={"preset": "mano_a_mano", "target": 60}, seats=[None, "tirapuntos"], seat=0
         )
         code = created["code"]
-        player = Client(lb, code, created["token"], autoplay=True, reconnect=True, seed=7)  # type: ignore[arg-type]
+        player = Client(lb, code, created["token"], autoplay=True, reconnect=True, seed=7)
         await player.connect()
         await player.send({"type": "start"})
         # mid-hand: a few moves of the first hand played
@@ -296,7 +296,7 @@ def test_another_node_takes_over_a_killed_owners_mesa(cluster: Cluster, tmp_path
         assert len(first_hand) >= seen, "a move the player saw before the kill was lost"
         stored_in_order = iter(first_hand)
         assert all(move in stored_in_order for move in told), "a move told was lost or reordered"
-        await verified(lb, code, tmp_path)  # type: ignore[arg-type]
+        await verified(lb, code, tmp_path)
 
     try:
         asyncio.run(scenario())
@@ -339,14 +339,14 @@ def test_a_websocket_that_names_its_server_goes_straight_there(cluster: Cluster)
     stopped: list[ServerProcess] = []
 
     async def scenario() -> None:
-        created = await create_mesa(lb, rules="dominicana", name="Host", seat=0)  # type: ignore[arg-type]
+        created = await create_mesa(lb, rules="dominicana", name="Host", seat=0)
         code = created["code"]
         holder = cluster.owner(code)
         assert holder is not None and created["node"] == holder
         joined = await join(cluster.other(code), code, "Beto", 1)  # passed on to the holder
         assert joined["node"] == holder
         others = [n for n in range(1, NODES + 1) if f"node{n}" != holder]
-        stale = Client(Hinted(lb, f"node{others[0]}"), code)  # type: ignore[arg-type]
+        stale = Client(Hinted(lb, f"node{others[0]}"), code)
         assert (await stale.connect())["node"] == holder
         await stale.close()
         for n in others:
@@ -354,7 +354,7 @@ def test_a_websocket_that_names_its_server_goes_straight_there(cluster: Cluster)
             assert node.process is not None
             node.process.send_signal(signal.SIGSTOP)
             stopped.append(node)
-        straight = [Client(Hinted(lb, holder), code) for _ in range(6)]  # type: ignore[arg-type]
+        straight = [Client(Hinted(lb, holder), code) for _ in range(6)]
         welcomes = await asyncio.wait_for(asyncio.gather(*(c.connect() for c in straight)), 30)
         assert [w["node"] for w in welcomes] == [holder] * 6
         for client in straight:
@@ -403,7 +403,7 @@ def test_de_a_tres_with_the_monton_across_two_nodes(cluster: Cluster, tmp_path: 
             check_message(message, truth, client.seat)
             checked += 1
     assert checked > 50
-    asyncio.run(verified(cluster.balancer, code, tmp_path))  # type: ignore[arg-type]
+    asyncio.run(verified(cluster.balancer, code, tmp_path))
 
 
 @pytest.mark.slow
@@ -415,7 +415,7 @@ def test_the_turn_timer_runs_out_on_the_node_that_took_the_mesa_over(cluster: Cl
 
     async def scenario() -> None:
         nonlocal killed
-        created = await create_mesa(  # type: ignore[arg-type]
+        created = await create_mesa(
             lb,
             rules={"preset": "mano_a_mano", "target": 60},
             seats=[None, "tirafichas"],
@@ -423,7 +423,7 @@ def test_the_turn_timer_runs_out_on_the_node_that_took_the_mesa_over(cluster: Cl
             options={"turn_seconds": 5, "bot_pause_ms": 0},
         )
         code = created["code"]
-        ana = Client(lb, code, created["token"], reconnect=True)  # type: ignore[arg-type]
+        ana = Client(lb, code, created["token"], reconnect=True)
         await ana.connect()
         await ana.send({"type": "start"})
         async with asyncio.timeout(30):  # her turn comes, with its deadline
@@ -469,13 +469,13 @@ def test_an_owner_stopped_past_its_lease_behind_the_balancer_never_commits_again
 
     async def scenario() -> None:
         nonlocal stopped
-        created = await create_mesa(  # type: ignore[arg-type]
+        created = await create_mesa(
             lb, rules={"preset": "mano_a_mano", "target": 25}, seats=[None, None], seat=0
         )
         code = created["code"]
-        joined = await join(lb, code, "Beto", 1)  # type: ignore[arg-type]
+        joined = await join(lb, code, "Beto", 1)
         players = [
-            Client(lb, code, token, autoplay=True, reconnect=True, seed=n)  # type: ignore[arg-type]
+            Client(lb, code, token, autoplay=True, reconnect=True, seed=n)
             for n, token in enumerate([created["token"], joined["token"]])
         ]
         for player in players:
@@ -517,7 +517,7 @@ def test_an_owner_stopped_past_its_lease_behind_the_balancer_never_commits_again
         assert "another server took its lease" in said or "past this server's memory" in said
         moves = stored_moves(cluster.database, code)
         assert contiguous(moves) and len(moves) > stored_before
-        await verified(lb, code, tmp_path)  # type: ignore[arg-type]
+        await verified(lb, code, tmp_path)
 
     try:
         asyncio.run(scenario())

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+from redis.typing import EncodableT, FieldT
 
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import Hand, write_move
@@ -90,7 +91,10 @@ def test_a_job_redis_lost_is_sent_again_and_a_late_twin_changes_nothing(
         second = asyncio.ensure_future(queue.run("double", {"n": 5}))
         ((entry, fields),) = await entries(redis)
         for twice in (10, 99):
-            answer = {"job": fields[b"job"], "answer": json.dumps({"twice": twice})}
+            answer: dict[FieldT, EncodableT] = {
+                "job": fields[b"job"],
+                "answer": json.dumps({"twice": twice}),
+            }
             client.xadd(fields[b"reply"].decode(), answer)
         assert await second == {"twice": 10}
         await asyncio.to_thread(work_once, redis)  # the job's copy was still there: done, dropped

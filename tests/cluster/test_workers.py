@@ -30,7 +30,14 @@ from tests.cluster.kit import (
     wait_for,
 )
 from tests.review.records import LAST_TILES
-from tests.server.kit import TEST_SEED, Client, ServerProcess, create_mesa, get_json
+from tests.server.kit import (
+    TEST_SEED,
+    Client,
+    ServerProcess,
+    ServesHttp,
+    create_mesa,
+    get_json,
+)
 
 pytestmark = needs_redis
 
@@ -63,7 +70,7 @@ async def bot_partida(
     return created["code"], host
 
 
-async def verified(server: ServerProcess, code: str, folder: Path) -> None:
+async def verified(server: ServesHttp, code: str, folder: Path) -> None:
     """The finished partida's record passes ``fichaflow verify``."""
     saved = await get_json(server, f"/api/mesas/{code}/partidas/1/record")
     path = folder / f"{code}.json"

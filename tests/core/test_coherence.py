@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -90,6 +91,7 @@ def test_a_line_counts_ends_or_turn_that_the_history_does_not_give_are_refused()
     check_view(view)
     assert refused(dataclasses.replace(view, line=())) == "view.disagrees"
     counts = list(view.counts)
+    assert view.seat is not None
     counts[(view.seat + 1) % 4] -= 1
     assert refused(dataclasses.replace(view, counts=tuple(counts))) == "view.disagrees"
     assert refused(dataclasses.replace(view, left=(view.left + 1) % 7)) == "view.disagrees"
@@ -129,7 +131,7 @@ def test_a_history_out_of_turn_or_at_the_wrong_ends_is_refused() -> None:
 def test_passes_that_no_deal_explains_are_refused() -> None:
     """Seat 0 led the 6-6 and the other three passed on it: none of them holds a 6, there is no
     montón, and seat 0 holds none either, yet six 6s are unseen: no deal can be."""
-    request = {
+    request: dict[str, Any] = {
         "rules": "venezuela",
         "seat": 0,
         "hand_number": 2,

@@ -56,7 +56,7 @@ def play_to_the_end(partida: Partida, rng: random.Random) -> None:
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_a_seeded_first_hand_is_led_by_the_sorteo_its_seed_draws(seats: int) -> None:
     rules = Rules.make({2: "mano_a_mano", 3: "tres", 4: "venezuela"}[seats], first_lead="sorteo")
-    winners = set()
+    winners: set[int] = set()
     for n in range(40):
         partida = Partida(rules)
         assert partida.to_deal and partida.turn is None and partida.hand_number == 1

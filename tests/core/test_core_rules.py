@@ -293,12 +293,12 @@ def test_the_description_agrees_with_the_validation(spec: OptionSpec, mode: Mode
             assert caught.value.code == spec.refusal
         return
     table_mode = mode if spec.name != "mode" else Mode.PAREJAS
-    for value in spec.choices:
-        overrides = {**base, spec.name: value}
-        if spec.name == "mode" and value != "parejas":
+    for choice in spec.choices:
+        overrides = {**base, spec.name: choice}
+        if spec.name == "mode" and choice != "parejas":
             overrides["first_lead"] = "doble_mayor"
-        if value in spec.allowed_in(table_mode) or spec.name == "mode":
-            assert getattr(Rules.make(preset, **overrides), spec.name) == value
+        if choice in spec.allowed_in(table_mode) or spec.name == "mode":
+            assert getattr(Rules.make(preset, **overrides), spec.name) == choice
         else:
             with pytest.raises(RulesError) as caught:
                 Rules.make(preset, **overrides)

@@ -23,6 +23,7 @@ from fichaflow.core.tiles import ALL_TILES, parse
 from fichaflow.core.view import (
     VIEW_KEYS,
     HandMemo,
+    TurnJson,
     hand_view,
     hand_views,
     hand_views_json,
@@ -140,7 +141,7 @@ def test_views_built_together_are_the_views_built_alone(preset: str) -> None:
             seats = [None, *range(rules.seats)]
             for order in (seats, seats[::-1]):
                 together = hand_views(rules, hand, order)
-                memo: dict[int, dict[str, Any]] = {}
+                memo: dict[int, TurnJson] = {}
                 written = {seat: together[seat].to_json(memo) for seat in order}
                 straight = hand_views_json(rules, hand, order)
                 for seat in seats:
@@ -209,6 +210,7 @@ def test_after_the_hand_every_hand_is_revealed() -> None:
         assert view.ended
         assert view.revealed == tuple(hand.hands)
         revealed = view.to_json()["revealed"]
+        assert revealed is not None
         assert [{parse(t) for t in row} for row in revealed] == [
             {t for t in range(28) if h >> t & 1} for h in hand.hands
         ]

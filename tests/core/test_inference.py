@@ -31,7 +31,7 @@ def m(text: str) -> int:
     return sum(1 << parse(w) for w in text.split())
 
 
-def random_positions(preset: str, seed: int, first_hand: bool):
+def random_positions(preset: str, seed: int, first_hand: bool) -> tuple[Rules, list[Hand], int]:
     """Every position of one randomly played hand, as (rules, hand, hand_number)."""
     rules = Rules.make(preset)
     deal = Deal.from_seed(rules.seats, f"kn:{seed}")

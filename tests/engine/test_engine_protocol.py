@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -36,13 +37,13 @@ class Engine:
             bufsize=1,
         )
 
-    def ask(self, line: str) -> dict:
+    def ask(self, line: str) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
         assert answer.endswith("\n"), "the engine must answer every line"
-        return json.loads(answer)
+        return cast(dict[str, Any], json.loads(answer))
 
     def close(self) -> int:
         assert self.process.stdin is not None
@@ -152,7 +153,7 @@ def test_any_damaged_request_gets_an_answer_not_a_crash(key: str, value: object,
         hand.play(hand.legal_moves()[0])
     if hand.ended:
         return
-    request = hand_view(rules, hand, hand.turn, hand_number=2).to_json()
+    request = cast(dict[str, object], hand_view(rules, hand, hand.turn, hand_number=2).to_json())
     request[key] = value
     answer = respond(make_bot("jugador", seed), json.dumps(request))
     assert set(answer) - {"id"} in ({"move"}, {"error"})
@@ -165,14 +166,15 @@ def test_any_damaged_request_gets_an_answer_not_a_crash(key: str, value: object,
         assert move in hand.legal_moves()
 
 
-def first_hand_request(preset: str) -> tuple[dict, str]:
+def first_hand_request(preset: str) -> tuple[dict[str, Any], str]:
     """The leader's request at the salida of a partida's first hand, and the tile it must lead."""
     rules = Rules.make(preset)
     partida = Partida(rules)
     deal = Deal.from_seed(rules.seats, "forced-lead")
     hand = partida.start_hand(deal)
     assert hand.forced_lead is not None
-    return hand_view(rules, hand, hand.leader, hand_number=1).to_json(), name(hand.forced_lead)
+    request = cast(dict[str, Any], hand_view(rules, hand, hand.leader, hand_number=1).to_json())
+    return request, name(hand.forced_lead)
 
 
 @pytest.mark.parametrize("preset", ["internacional", "venezuela", "mano_a_mano", "tres"])

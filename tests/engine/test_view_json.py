@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -24,7 +26,9 @@ from fichaflow.core.view import SeatView, hand_view
     first=st.booleans(),
     overrides=st.fixed_dictionaries({}, optional={"tranque_bonus": st.integers(0, 50)}),
 )
-def test_every_view_survives_a_trip_through_json(preset, seed, first, overrides) -> None:
+def test_every_view_survives_a_trip_through_json(
+    preset: str, seed: int, first: bool, overrides: dict[str, int]
+) -> None:
     rules = Rules.make(preset, **overrides)
     deal = Deal.from_seed(rules.seats, f"json:{seed}")
     hand = Partida(rules).start_hand(deal) if first else Hand(list(deal.hands), deal.stock, 0)
@@ -40,11 +44,11 @@ def test_every_view_survives_a_trip_through_json(preset, seed, first, overrides)
         hand.play(rng.choice(hand.legal_moves()))
 
 
-def base() -> dict:
+def base() -> dict[str, Any]:
     rules = Rules.make("venezuela")
     hand = Hand(list(Deal.from_seed(4, "bad").hands), (), 0)
     hand.play(hand.legal_moves()[0])
-    return hand_view(rules, hand, 1, hand_number=2).to_json()
+    return cast(dict[str, Any], hand_view(rules, hand, 1, hand_number=2).to_json())
 
 
 @pytest.mark.parametrize(
@@ -64,7 +68,9 @@ def base() -> dict:
         (lambda v: v["history"].append({"seat": 0, "kind": "pass"}), "view.bad_value"),
     ],
 )
-def test_a_malformed_view_names_its_problem(change, code: str) -> None:
+def test_a_malformed_view_names_its_problem(
+    change: Callable[[dict[str, Any]], object], code: str
+) -> None:
     data = base()
     change(data)
     with pytest.raises(FichaFlowError) as caught:

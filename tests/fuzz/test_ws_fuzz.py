@@ -404,7 +404,7 @@ class MesaFuzz:
     async def open(self, table: Table) -> None:
         http = self.world.http
         options = {"bot_pause_ms": 0, "grace_seconds": table.grace_seconds}
-        body = {"rules": table.rules, "seats": list(table.plan), "options": options}
+        body: dict[str, Any] = {"rules": table.rules, "seats": list(table.plan), "options": options}
         created = (await http.post("/api/mesas", json={**body, "name": "Ana", "seat": 0})).json()
         self.code = created["code"]
         self.world.mesas += 1
@@ -456,15 +456,16 @@ class MesaFuzz:
         kind = step.kind
         message: dict[str, Any] | str | bytes = ""
         if kind == "progress":
-            conn, message = self._progress(step)
-            kind = f"progress: {message.get('type', 'ping')}"
-            message = message or {"type": "ping"}  # nothing to move on: a ping
+            conn, progress = self._progress(step)
+            kind = f"progress: {progress.get('type', 'ping')}"
+            message = progress or {"type": "ping"}  # nothing to move on: a ping
         elif kind in ("intention", "play", "hello"):
             body = {"type": "play", "move": step.body} if kind == "play" else step.body
-            message = self._concrete(body)
+            concrete = self._concrete(body)
             elsewhere = (self.world.elsewhere, self.world.elsewhere_token)
-            if kind == "hello" and (message["code"], message.get("token")) == elsewhere:
-                message["token"] = None  # the other mesa's host plays no part here
+            if kind == "hello" and (concrete["code"], concrete.get("token")) == elsewhere:
+                concrete["token"] = None  # the other mesa's host plays no part here
+            message = concrete
         elif kind == "raw":
             message = step.body
         if kind == "flood" and self.flooded:
@@ -972,12 +973,19 @@ class MesaFuzz:
             )
             assert health.status_code == 200 and health.json()["ok"], health.text
             assert answer.status_code == 200, answer.text
-            state = answer.json()
-            seq = state["mesa"]["seq"]
-            await observer.until(lambda seq=seq: (observer.seq or 0) >= seq)
+            state: dict[str, Any] = answer.json()
+            seq: int = state["mesa"]["seq"]
+
+            def told(seq: int = seq) -> bool:
+                return (observer.seq or 0) >= seq
+
+            def moved_on(seq: int = seq) -> bool:
+                return (observer.seq or 0) > seq
+
+            await observer.until(told)
             if not self._busy(state):
                 break
-            await observer.until(lambda seq=seq: (observer.seq or 0) > seq, 30)
+            await observer.until(moved_on, 30)
         self.state = state
         for said, before in self.unchanged:
             self._unchanged(said, before, state)

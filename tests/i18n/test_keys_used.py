@@ -57,7 +57,7 @@ def _helper(func: ast.FunctionDef) -> Helper | None:
     if len(body) != 1 or not isinstance(body[0], ast.Return):
         return None
     call = body[0].value
-    if not (_is_text_call(call) and isinstance(call, ast.Call) and call.args):
+    if call is None or not (_is_text_call(call) and isinstance(call, ast.Call) and call.args):
         return None
     key = call.args[0]
     if not (isinstance(key, ast.JoinedStr) and len(key.values) == 2):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,14 @@ from fichaflow.core.hand import Hand, Move
 from fichaflow.core.rules import Rules
 from fichaflow.core.view import SeatView, hand_view
 from fichaflow.match import duplicate
-from fichaflow.match.duplicate import DuelSpec, arrangements, hand_deal, play_group, run_duel
+from fichaflow.match.duplicate import (
+    DuelResult,
+    DuelSpec,
+    arrangements,
+    hand_deal,
+    play_group,
+    run_duel,
+)
 from fichaflow.match.play import play_hand, play_partida
 
 
@@ -150,6 +158,7 @@ def test_points_and_winners_are_credited_to_the_right_bot(preset: str) -> None:
             if score.winner is None:
                 assert game.winner is None
             else:
+                assert score.winning_seat is not None
                 assert game.winner == game.seating[score.winning_seat]
 
 
@@ -164,8 +173,8 @@ def test_identical_bots_split_a_duplicate_duel_exactly() -> None:
 def test_a_seed_fixes_the_results_whatever_the_number_of_workers() -> None:
     spec = DuelSpec("jugador", "acuestafichas", Rules.make("venezuela"), seed=11)
 
-    def strip(result: object) -> dict:
-        out = result.to_json()  # type: ignore[attr-defined]
+    def strip(result: DuelResult) -> dict[str, Any]:
+        out = result.to_json()
         out.pop("decision_time")
         return out
 

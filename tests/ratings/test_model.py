@@ -140,6 +140,7 @@ def test_the_fit_finds_the_strengths_the_games_were_played_at() -> None:
     truth = {"a": 1000, "b": 1250, "c": 1600}
     rng = random.Random(7)
     groups = []
+    sides: tuple[tuple[str, ...], ...]
     for mode in (Mode.PAREJAS, Mode.TRES):
         for x, y in (("a", "b"), ("a", "c"), ("b", "c")):
             for _ in range(400):

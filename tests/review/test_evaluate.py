@@ -22,14 +22,13 @@ from fichaflow.review.evaluate import (
     NOISE,
     PLAYOUT_ERROR,
     _estimate,
-    corrected,
     evaluate,
     hindsight,
     nothing_hidden,
-    weighted,
 )
 from fichaflow.review.hand import decision_points, hand_of, review_decision, review_hand
 from fichaflow.review.precision import PRECISIONS, Precision
+from fichaflow.search.estimate import corrected, weighted
 from tests.marks import slow_except
 from tests.review.helpers import PRESETS, other_position, played, replay_to, view_of
 from tests.review.records import LAST_TILES

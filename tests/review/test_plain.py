@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from fichaflow.core.hand import End, Move
 from fichaflow.core.tiles import parse
-from fichaflow.review.evaluate import BEST, GOOD, MISTAKE, Estimate, Evaluation, MoveValue
+from fichaflow.review.evaluate import BEST, GOOD, MISTAKE, Evaluation, MoveValue
 from fichaflow.review.plain import hindsight_sentence, plain_json, tantos, verdict_sentence
+from fichaflow.search.estimate import Estimate
 
 
 def value(name: str, points: float, cost: float, verdict: str, real: float | None,

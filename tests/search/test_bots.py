@@ -4,9 +4,11 @@ and clearly stronger than a random player."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
+from fichaflow.bots.base import Bot
 from fichaflow.bots.gallo import Gallo
 from fichaflow.bots.ladder import BOTS, PLAYER_BOTS, make_bot
 from fichaflow.core.hand import Hand
@@ -23,7 +25,7 @@ from tests.search.helpers import ALL_PRESETS, MODE_PRESETS, new_hand
 QUICK = {"budget_ms": None, "samples": 6, "playouts": 2, "nodes": 20_000}
 
 
-def _play(rules: Rules, hand: Hand, bots: list, number: int = 2) -> list[str]:
+def _play(rules: Rules, hand: Hand, bots: list[Bot], number: int = 2) -> list[str]:
     """Play a hand to its end; every move goes through the rules engine's checks."""
     made = []
     while not hand.ended:
@@ -49,7 +51,10 @@ def test_gallo_and_omnisciente_play_only_legal_moves_in_every_mode(preset: str) 
     for seed in range(12):
         hand = new_hand(rules, seed)
         names = ("gallo", "omnisciente", "tirafichas", "gallo")
-        options = {"gallo": QUICK, "omnisciente": {"nodes": 20_000, "samples": 40}}
+        options: dict[str, dict[str, Any]] = {
+            "gallo": QUICK,
+            "omnisciente": {"nodes": 20_000, "samples": 40},
+        }
         bots = [make_bot(n, seed, **options.get(n, {})) for n in names[: rules.seats]]
         _play(rules, hand, bots, number=1 if hand.forced_lead is not None else 2)
         assert hand.ended

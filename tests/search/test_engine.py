@@ -59,7 +59,7 @@ def _play_both(rules: Rules, seed: int) -> tuple[Hand, FastHand, list[int]]:
 @pytest.mark.parametrize("preset", MODE_PRESETS)
 def test_thousands_of_random_hands_agree_move_by_move(preset: str) -> None:
     rules = Rules.make(preset)
-    met = set()
+    met: set[str] = set()
     for seed in range(HANDS_PER_MODE):
         hand, fast, _ = _play_both(rules, seed)
         assert hand.result is not None

@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import httpx
@@ -148,6 +148,20 @@ def wait_until_serving(base: str, process: subprocess.Popen[Any], timeout: float
     return False
 
 
+class ServesHttp(Protocol):
+    """What the HTTP helpers use of a server: one node (:class:`ServerProcess`), or the load
+    balancer in front of several (the cluster tests)."""
+
+    def http(self) -> httpx.AsyncClient: ...
+
+
+class ServesWebSockets(Protocol):
+    """What a :class:`Client` uses of a server: where to open its WebSocket."""
+
+    @property
+    def ws_url(self) -> str: ...
+
+
 class ServerProcess:
     """``fichaflow serve`` on a free port of 127.0.0.1."""
 
@@ -240,7 +254,7 @@ class ServerProcess:
         self.stop()
 
 
-async def create_mesa(server: ServerProcess, **body: Any) -> dict[str, Any]:
+async def create_mesa(server: ServesHttp, **body: Any) -> dict[str, Any]:
     body.setdefault("options", {})
     body["options"].setdefault("bot_pause_ms", 0)
     async with server.http() as http:
@@ -249,14 +263,14 @@ async def create_mesa(server: ServerProcess, **body: Any) -> dict[str, Any]:
         return dict(response.json())
 
 
-async def join(server: ServerProcess, code: str, name: str, seat: int | None) -> dict[str, Any]:
+async def join(server: ServesHttp, code: str, name: str, seat: int | None) -> dict[str, Any]:
     async with server.http() as http:
         response = await http.post(f"/api/mesas/{code}/join", json={"name": name, "seat": seat})
         assert response.status_code == 201, response.text
         return dict(response.json())
 
 
-async def get_json(server: ServerProcess, path: str) -> dict[str, Any]:
+async def get_json(server: ServesHttp, path: str) -> dict[str, Any]:
     async with server.http() as http:
         response = await http.get(path)
         assert response.status_code == 200, response.text
@@ -284,7 +298,7 @@ class Client:
 
     def __init__(
         self,
-        server: ServerProcess,
+        server: ServesWebSockets,
         code: str,
         token: str | None = None,
         *,

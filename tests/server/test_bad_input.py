@@ -85,7 +85,9 @@ def test_bad_messages_change_nothing_and_keep_the_connection(server: ServerProce
         error = await ana.ask({"type": "play", "move": "6-6:left"})
         assert is_spanish_error(error, "move.end_on_lead")
         assert await seq_of(server, code) == before
-        assert ana.last_view()["history"] == []
+        ana_last = ana.last_view()
+        assert ana_last is not None
+        assert ana_last["history"] == []
         await ana.ping()
         await miron.ping()
         await ana.close()
@@ -115,7 +117,9 @@ def test_one_seat_token_never_acts_for_another_seat(server: ServerProcess) -> No
         error = await bob.ask({"type": "play", "move": "pass"})
         assert is_spanish_error(error, "server.not_your_turn")
         assert "asiento 0" in error["message"]
-        assert bob.last_view()["history"] == start["view"]["history"] == []
+        bob_last = bob.last_view()
+        assert bob_last is not None
+        assert bob_last["history"] == start["view"]["history"] == []
         # a seat's view holds its own tiles only
         ana_view = next(m for m in ana.log if m["type"] == "hand_start")["view"]
         bob_view = next(m for m in bob.log if m["type"] == "hand_start")["view"]

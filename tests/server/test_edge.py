@@ -15,11 +15,12 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests.server.kit import TEST_SEED, Client, ServerProcess, create_mesa, is_spanish_error
 
 BODY = {"rules": "mano_a_mano", "seats": [None, None], "name": "Ana", "seat": 0}
-EVIL = "http://evil.example"
+EVIL = Origin("http://evil.example")
 SHEET = {"name": "Patio", "rules": "dominicana", "players": ["Ana", "Beto", "Carla", "Diego"]}
 TRANQUE = {"type": "hand", "end": "tranque", "seat": 0, "pips": [8, 11, 7, 14], "leader": 0}
 
@@ -142,8 +143,8 @@ def test_a_websocket_from_another_origin_is_refused(server: ServerProcess) -> No
         error = json.loads(refused.value.response.body or b"{}")["error"]
         assert is_spanish_error(error, "server.cross_origin")
         # The server's own pages, and clients that send no Origin (bots, scripts), are welcome.
-        own = server.url.replace("127.0.0.1", "localhost")
-        for origin in (server.url, None):
+        own = Origin(server.url.replace("127.0.0.1", "localhost"))
+        for origin in (Origin(server.url), None):
             async with websockets.connect(server.ws_url, origin=origin) as ws:
                 assert (await _hello(ws, code))["type"] == "welcome"
         # Its own origin is the address the page was opened at, whatever name that used.
@@ -164,7 +165,7 @@ def test_an_allowed_origin_may_use_the_server(tmp_path: Path) -> None:
         code = new_mesa(server)["code"]
 
         async def scenario() -> None:
-            async with websockets.connect(server.ws_url, origin=friends) as ws:
+            async with websockets.connect(server.ws_url, origin=Origin(friends)) as ws:
                 assert (await _hello(ws, code))["type"] == "welcome"
             with pytest.raises(websockets.InvalidStatus):
                 await websockets.connect(server.ws_url, origin=EVIL)

@@ -127,7 +127,9 @@ def test_a_player_who_reconnects_gets_the_whole_state(server: ServerProcess) -> 
         assert welcome["role"] == "player" and welcome["you"]["seat"] == 0
         assert welcome["you"]["host"] is True
         assert welcome["hand"]["commitment"] == started["hand"]["commitment"]
-        assert welcome["view"]["tiles"] == back.last_view()["tiles"]
+        back_view = back.last_view()
+        assert back_view is not None
+        assert welcome["view"]["tiles"] == back_view["tiles"]
         assert welcome["view"]["history"][: len(view["history"])] == view["history"]
         assert welcome["mesa"]["seats"][0]["connected"] is True
         assert welcome["partida"]["number"] == 1

@@ -175,7 +175,7 @@ def test_the_event_loop_hears_of_a_group_at_once_and_each_action_of_its_own_fate
             wakeups += 1
             return threadsafe(*args, **kwargs)
 
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign, assignment]
         await writer.commit(action("m0"))
         wakeups = 0
         given_up = asyncio.ensure_future(writer.commit(action("m1")))

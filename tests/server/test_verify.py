@@ -26,7 +26,7 @@ def played_record(rules: Rules, name: str) -> dict[str, Any]:
     """A partida played at random straight through the core, each hand from a seed."""
     rng = random.Random(name)
     partida = Partida(rules)
-    seeds = []
+    seeds: list[str] = []
     while not partida.over:
         seed = hashlib.sha256(f"{name}/{len(seeds)}".encode()).hexdigest()
         leader = None

@@ -30,7 +30,11 @@ def test_a_16_pair_swiss_played_by_bots_to_the_end() -> None:
             names = [level[table.a[0]], level[table.b[0]]] * 2
             bots = [make_bot(name, seed=seat) for seat, name in enumerate(names)]
             seed = f"torneo-{made.number}-{table.number}"
-            played = play_partida(torneo.settings.rules, lambda k, s=seed: f"{s}-{k}", bots)
+
+            def seed_for(k: int, s: str = seed) -> str:
+                return f"{s}-{k}"
+
+            played = play_partida(torneo.settings.rules, seed_for, bots)
             assert played.winner is not None
             a, b = played.partida.scores
             torneo.enter(made.number, table.number, model.Result(score=(a, b)), "bots", AT)
@@ -39,10 +43,10 @@ def test_a_16_pair_swiss_played_by_bots_to_the_end() -> None:
     assert set(seated.values()) == {5}
     report = check(model.loads(model.dumps(torneo)))
     assert report.results == 40
-    table = standings(torneo)
-    assert sum(s.line.won for s in table) == sum(s.line.lost for s in table) == 40
+    ranked = standings(torneo)
+    assert sum(s.line.won for s in ranked) == sum(s.line.lost for s in ranked) == 40
     # The strongest bots' pairs come out ahead of the weakest on average.
     average = {name: 0.0 for name in LEVELS}
-    for s in table:
+    for s in ranked:
         average[level[s.line.entrant]] += s.position / 4
     assert average["jugador"] < average["tirafichas"]

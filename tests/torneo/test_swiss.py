@@ -45,8 +45,8 @@ def test_the_worked_swiss_of_the_docs_pairs_and_ranks_as_worked_by_hand() -> Non
         for table, row in zip(made.tables, worked, strict=True):
             a, b = torneo.entrant(table.a[0]).name, torneo.entrant(table.b[0]).name
             got.append([str(number), str(table.number), a, row[3], b])
-            score = tuple(int(v) for v in row[3].split("-"))
-            torneo.enter(number, table.number, model.Result(score=score), "test", AT)
+            left, right = (int(v) for v in row[3].split("-"))
+            torneo.enter(number, table.number, model.Result(score=(left, right)), "test", AT)
         assert got == worked
     assert max(meetings(torneo.rounds).values()) == 1
     ranked = [

@@ -90,8 +90,14 @@ def database_url(
         yield url
 
 
+class TrainerClient(TestClient):
+    """A test client of the trainer's app that also holds the database the app stores to."""
+
+    database: Database
+
+
 @pytest.fixture(scope="module")
-def client(database_url: str) -> Iterator[TestClient]:
+def client(database_url: str) -> Iterator[TrainerClient]:
     database = Database(database_url)
     migrate(database.engine)
     app = FastAPI()
@@ -102,15 +108,14 @@ def client(database_url: str) -> Iterator[TestClient]:
         Fixture(),
         fake_accounts({"ana": "acct-ana", "bea": "acct-bea"}),
     )
-    with TestClient(app) as made:
-        made.app_state = database  # type: ignore[attr-defined]
+    with TrainerClient(app) as made:
+        made.database = database
         yield made
     database.close()
 
 
-def _attempts(client: TestClient) -> int:
-    database: Database = client.app_state  # type: ignore[attr-defined]
-    return len(store.history(database.engine, "acct-ana", 1000))
+def _attempts(client: TrainerClient) -> int:
+    return len(store.history(client.database.engine, "acct-ana", 1000))
 
 
 def test_a_puzzle_is_sent_without_its_answer(client: TestClient) -> None:
@@ -180,9 +185,9 @@ def test_a_signed_in_players_rating_is_kept_and_its_history_shown(client: TestCl
     ],
 )
 def test_bad_input_is_refused_in_spanish_and_changes_nothing(
-    client: TestClient, path: str, body: Any, code: str
+    client: TrainerClient, path: str, body: Any, code: str
 ) -> None:
-    database: Database = client.app_state  # type: ignore[attr-defined]
+    database = client.database
     before = store.puzzle_ratings(database.engine)
     got = client.post(path, json=body)
     assert got.status_code in (400, 404)

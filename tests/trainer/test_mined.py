@@ -80,7 +80,7 @@ def play_partida(server: ServerProcess, host: Player, guest: Player, seed: int) 
         "/api/mesas", json={**body, "options": {"bot_pause_ms": 0}}, headers=headers
     )
     assert made.status_code == 201, made.text
-    code = made.json()["code"]
+    code: str = made.json()["code"]
     headers = {"X-CSRF-Token": guest.csrf} if guest.csrf else {}
     joined = guest.http.post(
         f"/api/mesas/{code}/join", json={"name": "Beto", "seat": 1}, headers=headers

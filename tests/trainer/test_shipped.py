@@ -27,7 +27,9 @@ def _page(hand: Hand, move: str) -> str:
 
 def _solve(puzzle: Puzzle) -> int:
     """Answer ``puzzle`` right at each of the seat's decisions; the number of answers given."""
-    hand, line, answers = puzzle.hand(), [], []
+    hand = puzzle.hand()
+    line: list[str] = []
+    answers: list[str] = []
     while True:
         answer = _page(hand, puzzle.solution[len(line)])
         judged = SET.judge(puzzle.id, answers, answer)

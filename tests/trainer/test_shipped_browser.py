@@ -64,7 +64,9 @@ def _open(
 
 def _answers(puzzle: Puzzle) -> list[tuple[Hand, str]]:
     """Each of the seat's decisions in the right line, with the hand it is made in."""
-    hand, line, out = puzzle.hand(), [], []
+    hand = puzzle.hand()
+    line: list[str] = []
+    out: list[tuple[Hand, str]] = []
     while True:
         answer = puzzle.solution[len(line)]
         out.append((hand.copy(), answer))

@@ -46,7 +46,9 @@ class Plan:
     typed: list[str] = field(default_factory=list)
     done: Counter[str] = field(default_factory=Counter)
     pending: list[str] = field(default_factory=list)  # answers already decided
-    end_choices: list[tuple[int, End]] = field(default_factory=list)  # (hand number, tile, end)
+    end_choices: list[tuple[int, int, End]] = field(
+        default_factory=list
+    )  # (hand number, tile, end)
 
 
 class PolicyPerson:

@@ -142,7 +142,7 @@ def test_ctrl_c_leaves_cleanly():
         (["--lang", "en", "play", "--seat", "9"], "Error: --seat must be a seat from 0 to 3"),
     ],
 )
-def test_bad_options_get_one_line_and_nothing_starts(args: list[str], message: str):
+def test_bad_options_get_one_line_and_nothing_starts(args: list[str], message: str) -> None:
     done = run(args, "")
     assert done.returncode == 2
     assert done.stdout == ""

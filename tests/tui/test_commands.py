@@ -47,7 +47,7 @@ def test_tiles_are_numbered_highest_first_as_players_arrange_them():
         ("   ", Command.NOTHING),
     ],
 )
-def test_words(typed: str, word: Command):
+def test_words(typed: str, word: Command) -> None:
     assert parse_command(typed, HAND) is word
 
 
@@ -78,7 +78,7 @@ def test_the_end_can_be_said_with_the_tile():
         ("2 arriba", "play.bad_end"),
     ],
 )
-def test_bad_input_is_a_clear_error(typed: str, code: str):
+def test_bad_input_is_a_clear_error(typed: str, code: str) -> None:
     with pytest.raises(FichaFlowError) as caught:
         parse_command(typed, HAND)
     assert caught.value.code == code
@@ -93,7 +93,7 @@ def test_bad_input_is_a_clear_error(typed: str, code: str):
         *[("d", End.RIGHT), ("derecha", End.RIGHT), ("r", End.RIGHT), (">", End.RIGHT)],
     ],
 )
-def test_ends(typed: str, end: End):
+def test_ends(typed: str, end: End) -> None:
     assert parse_end(typed) is end
 
 
@@ -105,7 +105,7 @@ def test_an_empty_end_answer_goes_back_and_a_wrong_one_is_an_error():
 
 
 @given(st.text(max_size=12))
-def test_any_text_is_an_intent_or_a_clear_error(text: str):
+def test_any_text_is_an_intent_or_a_clear_error(text: str) -> None:
     try:
         intent = parse_command(text, HAND)
     except FichaFlowError as error:
@@ -117,5 +117,5 @@ def test_any_text_is_an_intent_or_a_clear_error(text: str):
 
 
 @given(st.integers(0, 6), st.integers(0, 6))
-def test_any_written_tile_is_that_tile_in_either_order(a: int, b: int):
+def test_any_written_tile_is_that_tile_in_either_order(a: int, b: int) -> None:
     assert parse_command(f"{a}-{b}", HAND) == TileChoice(tile_of(a, b), a)

@@ -89,8 +89,8 @@ def check_partida(played: Played) -> None:
     assert output.count("Robaste ") == len(own_draws)
     # the end the person chose is where the tile went
     for number, tile, end in played.person.plan.end_choices:
-        hand = partida.played[number - 1].hand
-        turn = next(t for t in hand.history if t.seat == person and t.move.tile == tile)
+        chosen_in = partida.played[number - 1].hand
+        turn = next(t for t in chosen_in.history if t.seat == person and t.move.tile == tile)
         assert turn.move == Move(tile, end)
         assert turn.left in HALVES[tile] and turn.right in HALVES[tile]
 
@@ -187,7 +187,7 @@ class SpyBot(Bot):
 
 
 @pytest.mark.parametrize("preset", ["venezuela", "mano_a_mano", "tres"])
-def test_bots_see_only_their_seat(preset: str):
+def test_bots_see_only_their_seat(preset: str) -> None:
     rules = Rules.make(preset, target=30)
     bots = [SpyBot() for _ in range(rules.seats)]
     seen_hands: list[tuple[int, int]] = []
@@ -218,7 +218,7 @@ def test_bots_see_only_their_seat(preset: str):
     st.text(min_size=1, max_size=6),
     st.integers(0, 3),
 )
-def test_any_seed_and_seat_play_to_the_end(preset: str, seed: str, seat: int):
+def test_any_seed_and_seat_play_to_the_end(preset: str, seed: str, seat: int) -> None:
     rules = Rules.make(preset, target=30)
     played = play_scripted(rules, seed=seed, seat=seat % rules.seats)
     check_partida(played)

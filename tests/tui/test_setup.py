@@ -36,7 +36,7 @@ def test_an_unknown_bot_is_refused_with_the_list():
     assert all(name in message for name in PLAYER_BOTS)
 
 
-def test_a_benchmark_only_bot_is_not_offered(monkeypatch: pytest.MonkeyPatch):
+def test_a_benchmark_only_bot_is_not_offered(monkeypatch: pytest.MonkeyPatch) -> None:
     class Vidente(Bot):
         name = "vidente"
         sees_all = True
@@ -72,7 +72,7 @@ def test_no_seed_draws_a_fresh_one_and_tells_it():
 
 
 @pytest.mark.parametrize(("preset", "seat"), [("venezuela", 4), ("mano_a_mano", 2), ("tres", -1)])
-def test_a_seat_off_the_table_is_refused(preset: str, seat: int):
+def test_a_seat_off_the_table_is_refused(preset: str, seat: int) -> None:
     with pytest.raises(FichaFlowError) as caught:
         seat_players(Rules.make(preset), "tirafichas", seat, None, "s")
     assert caught.value.code == "play.seat"

@@ -10,7 +10,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import httpx
 from playwright.sync_api import expect
@@ -56,20 +56,31 @@ class Player:
         return (int(match.group(1)), int(match.group(2))) if match else None
 
     def hand(self) -> list[str]:
-        return self.page.locator(".hand-tile").evaluate_all("els => els.map(e => e.dataset.tile)")
+        return cast(
+            list[str],
+            self.page.locator(".hand-tile").evaluate_all("els => els.map(e => e.dataset.tile)"),
+        )
 
     def playable(self) -> list[str]:
-        return self.page.locator(".my-turn .hand-tile.playable").evaluate_all(
-            "els => els.map(e => e.dataset.tile)"
+        return cast(
+            list[str],
+            self.page.locator(".my-turn .hand-tile.playable").evaluate_all(
+                "els => els.map(e => e.dataset.tile)"
+            ),
         )
 
     def line(self) -> list[str]:
-        return self.page.locator(".line-tile").evaluate_all(
-            "els => els.sort((a, b) => a.dataset.index - b.dataset.index).map(e => e.dataset.tile)"
+        return cast(
+            list[str],
+            self.page.locator(".line-tile").evaluate_all(
+                "els => els.sort((a, b) => a.dataset.index - b.dataset.index)"
+                ".map(e => e.dataset.tile)"
+            ),
         )
 
     def summary_open(self) -> bool:
-        return self.page.locator("[data-dialog=summary-dialog]").count() > 0
+        dialogs: int = self.page.locator("[data-dialog=summary-dialog]").count()
+        return dialogs > 0
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -203,7 +214,8 @@ def create_mesa(
         page.locator(f"#bot-for-{seat}").select_option(bot)
         page.get_by_role("button", name=f"Poner bot en el asiento {seat + 1}").click()
         expect(page.locator(f".chair[data-seat='{seat}']")).to_have_class(re.compile(r"\bbot\b"))
-    return page.url.rsplit("/", 1)[-1]
+    url: str = page.url
+    return url.rsplit("/", 1)[-1]
 
 
 def start(page: Any) -> None:

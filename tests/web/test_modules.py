@@ -91,7 +91,7 @@ def test_the_fair_deal_check_catches_tampering(page: Any) -> None:
     other_seed = "otra-semilla"
     promised = summary["commitment"]
     swapped = [summary["deal"][1], summary["deal"][0], *summary["deal"][2:]]
-    cases = {
+    cases: dict[str, tuple[dict[str, Any], dict[str, Any], list[str]]] = {
         "fair": ({}, {"promised": promised, "dealt": mine}, []),
         "seed changed": (
             {"seed": other_seed},

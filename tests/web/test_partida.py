@@ -89,6 +89,7 @@ def test_a_partida_against_three_bots_by_clicking(
         # The partida is over: the page and the record (replayed by the core) agree.
         partida = recorded_partida(web_server.url, code, number)
         assert partida.over and len(partida.played) == hands
+        assert partida.winner is not None
         winner_names = {0: "Ana y tirapuntos", 1: "tirafichas y acuestafichas"}[partida.winner]
         expect(summary.locator(".partida-end .winner")).to_contain_text(winner_names)
         if partida.zapato:

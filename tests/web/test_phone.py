@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from playwright.sync_api import expect
@@ -37,7 +37,7 @@ FITS = """() => {
 
 
 def assert_fits(page: Any) -> dict[str, Any]:
-    found = page.evaluate(FITS)
+    found = cast(dict[str, Any], page.evaluate(FITS))
     assert found["scrollWidth"] <= WIDTH and found["scrollHeight"] <= HEIGHT, found
     assert found["outside"] == [], found
     return found

@@ -117,7 +117,11 @@ async def public_mesas(server: ServerProcess) -> list[Client]:
             await client.connect()
     for seat, bot in ((1, "gallo"), (2, "jugador"), (3, "gallo")):
         await ramon.send({"type": "seat_bot", "seat": seat, "bot": bot})
-        await ramon.expect("mesa", where=lambda m, s=seat: m["mesa"]["seats"][s]["kind"] == "bot")
+
+        def seated(m: dict[str, Any], s: int = seat) -> bool:
+            return bool(m["mesa"]["seats"][s]["kind"] == "bot")
+
+        await ramon.expect("mesa", where=seated)
     await ramon.send({"type": "start"})
     await ramon.expect("hand_start")
     return clients
