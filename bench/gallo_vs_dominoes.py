@@ -14,17 +14,24 @@ automatic passes), and at the end both must agree on who won and how much, or th
     python bench/gallo_vs_dominoes.py --deals 60 --first 0 --out gd.jsonl
     python bench/gallo_vs_dominoes.py --deals 60 --first 60 --out gd.jsonl
     python bench/gallo_vs_dominoes.py --summary gd.jsonl
+    python bench/gallo_vs_dominoes.py --paired gd.jsonl other.jsonl
+
+gallo plays on the server's clock (``--budget-ms``, 150) unless ``--options`` says otherwise;
+the engine's default work budget, for instance, is
+``--options '{"budget_ms": null, "samples": 150, "nodes": 40000}'``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import platform
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import dominoes
@@ -113,34 +120,73 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="number of the first deal")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=150.0)
+    parser.add_argument("--options", default="{}", help="gallo's options as JSON, over the clock")
     parser.add_argument("--out", help="also write the per-deal results here (JSON lines)")
     parser.add_argument("--summary", nargs="+", metavar="FILE", help="sum up --out files")
+    parser.add_argument(
+        "--paired", nargs=2, metavar="FILE", help="what the first run gains over the second"
+    )
     args = parser.parse_args()
     if args.summary:
-        by_deal: dict[int, list[dict[str, Any]]] = {}
-        for path in args.summary:
-            with open(path, encoding="utf-8") as f:
-                for line in f:
-                    row = json.loads(line)
-                    by_deal.setdefault(row["deal"], []).append(row)
-        groups = [by_deal[n] for n in sorted(by_deal) if len(by_deal[n]) == 2]
-        print(json.dumps(summary(groups, 0.0, 0), indent=1))
+        by_deal = read_deals(args.summary)
+        print(json.dumps(summary(list(by_deal.values()), 0.0, 0), indent=1))
         return
-    options = {"budget_ms": args.budget_ms}
+    if args.paired:
+        print(json.dumps(paired(*(read_deals([path]) for path in args.paired)), indent=1))
+        return
+    options: dict[str, Any] = {"budget_ms": args.budget_ms, **json.loads(args.options)}
     tasks = [(n, options) for n in range(args.first, args.first + args.deals)]
     started = time.time()
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers) as pool:
-            groups = pool.map(play_deal, tasks, chunksize=1)
-    else:
-        groups = [play_deal(t) for t in tasks]
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as f:
-            for n, games in zip(range(args.first, args.first + args.deals), groups, strict=True):
-                for g in games:
-                    row = {"deal": n, **g, "times": [round(t, 4) for t in g["times"]]}
-                    f.write(json.dumps(row) + "\n")
+    groups: list[list[dict[str, Any]]] = []
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(args.out, "a", encoding="utf-8")) if args.out else None
+        if args.workers > 1:
+            pool = stack.enter_context(multiprocessing.Pool(args.workers))
+            results: Iterator[list[dict[str, Any]]] = pool.imap(play_deal, tasks, chunksize=1)
+        else:
+            results = map(play_deal, tasks)
+        for (n, _), games in zip(tasks, results, strict=True):
+            groups.append(games)
+            if out is None:
+                continue
+            for g in games:
+                times = [round(t, 4) for t in g["times"]]
+                out.write(json.dumps({"deal": n, "options": options, **g, "times": times}) + "\n")
+            out.flush()  # a run stopped early keeps its finished deals
     print(json.dumps(summary(groups, time.time() - started, args.workers), indent=1))
+
+
+def read_deals(paths: list[str]) -> dict[int, list[dict[str, Any]]]:
+    """The rows of ``--out`` files by deal, the deals played both ways only."""
+    by_deal: dict[int, list[dict[str, Any]]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                by_deal.setdefault(row["deal"], []).append(row)
+    return {n: by_deal[n] for n in sorted(by_deal) if len(by_deal[n]) == 2}
+
+
+def paired(
+    first: dict[int, list[dict[str, Any]]], second: dict[int, list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """Two runs of the same deals (gallo with other options), deal by deal: what the first
+    gains over the second, with intervals over the deals both played."""
+    common = sorted(set(first) & set(second))
+
+    def won(games: list[dict[str, Any]]) -> int:
+        return sum(g["gallo_won"] for g in games)
+
+    def tantos(games: list[dict[str, Any]]) -> float:
+        return sum(float(g["gallo_points"] - g["their_points"]) for g in games) / 2
+
+    hands = mean_interval([won(first[n]) - won(second[n]) for n in common])
+    points = mean_interval([tantos(first[n]) - tantos(second[n]) for n in common])
+    return {
+        "deals": len(common),
+        "hands_won_per_deal_gain": None if hands is None else hands.to_json(),
+        "tantos_per_hand_gain": None if points is None else points.to_json(),
+    }
 
 
 def summary(groups: list[list[dict[str, Any]]], wall: float, workers: int) -> dict[str, Any]:

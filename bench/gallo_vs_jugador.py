@@ -10,6 +10,7 @@ Long measurements run in chunks of deal groups appended to a JSON-lines file, th
     python bench/gallo_vs_jugador.py play --bot gallo --groups 0 100 --out g.jsonl
     python bench/gallo_vs_jugador.py play --bot gallo --groups 100 200 --out g.jsonl
     python bench/gallo_vs_jugador.py summary g.jsonl
+    python bench/gallo_vs_jugador.py paired g.jsonl other.jsonl
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ def play(args: argparse.Namespace) -> None:
     print(f"{args.bot}: groups {args.groups[0]}..{args.groups[1]} in {time.time() - started:.0f} s")
 
 
-def summary(args: argparse.Namespace) -> None:
+def read_groups(paths: list[str]) -> dict[str, dict[int, list[dict[str, Any]]]]:
+    """The rows of ``play``'s files by bot and deal group."""
     by_bot: dict[str, dict[int, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-    for path in args.files:
+    for path in paths:
         with open(path, encoding="utf-8") as f:
             for line in f:
                 try:
@@ -63,6 +65,32 @@ def summary(args: argparse.Namespace) -> None:
                 except ValueError:
                     continue  # a line cut short by a stopped run
                 by_bot[row["bot"]][row["group"]].append(row)
+    return by_bot
+
+
+def paired(args: argparse.Namespace) -> None:
+    """Two runs of the same groups (the bot with other options), group by group: what the first
+    gains over the second, with intervals over the groups both played whole."""
+    first, second = (next(iter(read_groups([path]).values())) for path in (args.first, args.second))
+    common = [k for k in sorted(set(first) & set(second)) if len(first[k]) == len(second[k])]
+
+    def won(games: list[dict[str, Any]]) -> int:
+        return sum(g["winner"] == 0 for g in games)
+
+    def tantos(games: list[dict[str, Any]]) -> float:
+        return sum(float(g["points"][0] - g["points"][1]) for g in games) / len(games)
+
+    hands = mean_interval([won(first[k]) - won(second[k]) for k in common])
+    points = mean_interval([tantos(first[k]) - tantos(second[k]) for k in common])
+    print(json.dumps({
+        "groups": len(common),
+        "hands_won_per_group_gain": None if hands is None else hands.to_json(),
+        "tantos_per_hand_gain": None if points is None else points.to_json(),
+    }, indent=1))  # fmt: skip
+
+
+def summary(args: argparse.Namespace) -> None:
+    by_bot = read_groups(args.files)
     report: dict[str, Any] = {"python": platform.python_version(), "duels": {}}
     for bot, groups in by_bot.items():
         if args.label:
@@ -120,8 +148,11 @@ def main() -> None:
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
     s.add_argument("--label", default="", help="a name for this run in the report")
+    c = sub.add_parser("paired", help="what the first run gains over the second, group by group")
+    c.add_argument("first")
+    c.add_argument("second")
     args = parser.parse_args()
-    (play if args.command == "play" else summary)(args)
+    {"play": play, "summary": summary, "paired": paired}[args.command](args)
 
 
 if __name__ == "__main__":
