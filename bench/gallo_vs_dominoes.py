@@ -44,7 +44,7 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.scoring import score_hand
 from fichaflow.core.tiles import HALVES, bits, tile_of
 from fichaflow.core.view import hand_view
-from fichaflow.match.stats import mean_interval, ratio_interval
+from fichaflow.match.stats import Outcome, mean_interval, paired_gains, ratio_interval
 
 RULES = Rules.make("internacional")
 
@@ -132,7 +132,8 @@ def main() -> None:
         print(json.dumps(summary(list(by_deal.values()), 0.0, 0), indent=1))
         return
     if args.paired:
-        print(json.dumps(paired(*(read_deals([path]) for path in args.paired)), indent=1))
+        first, second = (outcomes(read_deals([path])) for path in args.paired)
+        print(json.dumps(paired_gains(first, second).to_json(), indent=1))
         return
     options: dict[str, Any] = {"budget_ms": args.budget_ms, **json.loads(args.options)}
     tasks = [(n, options) for n in range(args.first, args.first + args.deals)]
@@ -167,25 +168,14 @@ def read_deals(paths: list[str]) -> dict[int, list[dict[str, Any]]]:
     return {n: by_deal[n] for n in sorted(by_deal) if len(by_deal[n]) == 2}
 
 
-def paired(
-    first: dict[int, list[dict[str, Any]]], second: dict[int, list[dict[str, Any]]]
-) -> dict[str, Any]:
-    """Two runs of the same deals (gallo with other options), deal by deal: what the first
-    gains over the second, with intervals over the deals both played."""
-    common = sorted(set(first) & set(second))
-
-    def won(games: list[dict[str, Any]]) -> int:
-        return sum(g["gallo_won"] for g in games)
-
-    def tantos(games: list[dict[str, Any]]) -> float:
-        return sum(float(g["gallo_points"] - g["their_points"]) for g in games) / 2
-
-    hands = mean_interval([won(first[n]) - won(second[n]) for n in common])
-    points = mean_interval([tantos(first[n]) - tantos(second[n]) for n in common])
+def outcomes(games_by_deal: dict[int, list[dict[str, Any]]]) -> dict[int, Outcome]:
+    """Each deal's tantos a hand for gallo over the package, and its hands won."""
     return {
-        "deals": len(common),
-        "hands_won_per_deal_gain": None if hands is None else hands.to_json(),
-        "tantos_per_hand_gain": None if points is None else points.to_json(),
+        n: (
+            sum(float(g["gallo_points"] - g["their_points"]) for g in games) / len(games),
+            sum(g["gallo_won"] for g in games),
+        )
+        for n, games in games_by_deal.items()
     }
 
 

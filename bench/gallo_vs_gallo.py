@@ -62,7 +62,7 @@ from fichaflow.core.rules import Rules
 from fichaflow.core.view import SeatView
 from fichaflow.match.duplicate import DuelSpec, Game, play_groups, tally
 from fichaflow.match.play import play_hand
-from fichaflow.match.stats import mean_interval, timing
+from fichaflow.match.stats import Outcome, paired_gains, timing
 
 BASELINE = "050f5b0e693467c782eb51719e9f92a8df62857f"
 """The baseline gallo's commit, tagged ``gallo-baseline-2026-12-02``: named by its hash, which
@@ -291,20 +291,11 @@ def summary(args: argparse.Namespace) -> None:
 def paired(args: argparse.Namespace) -> None:
     """Two runs of the same deals (say, a change on and off) against the same baseline, deal by
     deal: what the first gains over the second, with intervals over the deals both played."""
-    runs = [_per_deal(path) for path in (args.first, args.second)]
-    common = sorted(set(runs[0]) & set(runs[1]))
-    tantos = [runs[0][k][0] - runs[1][k][0] for k in common]
-    won = [runs[0][k][1] - runs[1][k][1] for k in common]
-    t, w = mean_interval(tantos), mean_interval(won)
-    print(json.dumps({
-        "deals": len(common),
-        "tantos_per_hand_gain": None if t is None else t.to_json(),
-        "hands_won_per_deal_gain": None if w is None else w.to_json(),
-        "deals_with_the_same_result": sum(1 for k in common if runs[0][k] == runs[1][k]),
-    }, indent=1))  # fmt: skip
+    first, second = _per_deal(args.first), _per_deal(args.second)
+    print(json.dumps(paired_gains(first, second).to_json(), indent=1))
 
 
-def _per_deal(path: str) -> dict[int, tuple[float, int]]:
+def _per_deal(path: str) -> dict[int, Outcome]:
     """Each whole deal's new-gallo points minus the baseline's per hand, and its hands won."""
     groups: dict[int, list[dict[str, Any]]] = defaultdict(list)
     with open(path, encoding="utf-8") as f:

@@ -25,7 +25,7 @@ from typing import Any
 
 from fichaflow.core.rules import Rules
 from fichaflow.match.duplicate import DuelSpec, play_groups
-from fichaflow.match.stats import mean_interval, ratio_interval
+from fichaflow.match.stats import Outcome, mean_interval, paired_gains, ratio_interval
 
 
 def play(args: argparse.Namespace) -> None:
@@ -71,22 +71,22 @@ def read_groups(paths: list[str]) -> dict[str, dict[int, list[dict[str, Any]]]]:
 def paired(args: argparse.Namespace) -> None:
     """Two runs of the same groups (the bot with other options), group by group: what the first
     gains over the second, with intervals over the groups both played whole."""
-    first, second = (next(iter(read_groups([path]).values())) for path in (args.first, args.second))
-    common = [k for k in sorted(set(first) & set(second)) if len(first[k]) == len(second[k])]
+    first, second = (_outcomes(path) for path in (args.first, args.second))
+    print(json.dumps(paired_gains(first, second).to_json(), indent=1))
 
-    def won(games: list[dict[str, Any]]) -> int:
-        return sum(g["winner"] == 0 for g in games)
 
-    def tantos(games: list[dict[str, Any]]) -> float:
-        return sum(float(g["points"][0] - g["points"][1]) for g in games) / len(games)
-
-    hands = mean_interval([won(first[k]) - won(second[k]) for k in common])
-    points = mean_interval([tantos(first[k]) - tantos(second[k]) for k in common])
-    print(json.dumps({
-        "groups": len(common),
-        "hands_won_per_group_gain": None if hands is None else hands.to_json(),
-        "tantos_per_hand_gain": None if points is None else points.to_json(),
-    }, indent=1))  # fmt: skip
+def _outcomes(path: str) -> dict[int, Outcome]:
+    """Each whole group's tantos a hand for the bot over jugador, and its hands won."""
+    groups = next(iter(read_groups([path]).values()))
+    size = max(len(games) for games in groups.values())
+    return {
+        k: (
+            sum(float(g["points"][0] - g["points"][1]) for g in games) / size,
+            sum(g["winner"] == 0 for g in games),
+        )
+        for k, games in groups.items()
+        if len(games) == size
+    }
 
 
 def summary(args: argparse.Namespace) -> None:

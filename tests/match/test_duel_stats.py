@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import statistics
 
 import pytest
 
 from fichaflow.core.deal import Deal
 from fichaflow.match.duplicate import Game, tally
-from fichaflow.match.stats import mean_interval, percentile, ratio_interval, timing
+from fichaflow.match.stats import mean_interval, paired_gains, percentile, ratio_interval, timing
 
 Z = 1.959963984540054  # the 97.5% normal quantile
 
@@ -84,3 +85,31 @@ def test_tally_counts_wins_ties_and_points_by_bot() -> None:
     assert b is not None and b.estimate == pytest.approx((10 + 40) / 6)
     assert result.difference is not None
     assert result.difference.estimate == pytest.approx((66 - 50) / 6)
+
+
+def test_a_pairing_compares_two_runs_deal_by_deal_on_the_deals_both_played() -> None:
+    # deal: (tantos a hand, hands won); deal 9 was played by the first run only
+    first = {1: (10.0, 2.0), 2: (-4.0, 0.0), 3: (6.0, 1.0), 9: (50.0, 2.0)}
+    second = {1: (4.0, 1.0), 2: (-4.0, 0.0), 3: (2.0, 2.0)}
+    pairing = paired_gains(first, second)
+    assert pairing.deals == 3
+    assert pairing.same == 1  # deal 2
+    tantos = [6.0, 0.0, 4.0]
+    won = [1.0, 0.0, -1.0]
+    assert pairing.tantos is not None and pairing.won is not None
+    assert pairing.tantos.estimate == pytest.approx(10 / 3)
+    half = Z * statistics.stdev(tantos) / math.sqrt(3)
+    assert pairing.tantos.low == pytest.approx(10 / 3 - half)
+    assert pairing.won.estimate == pytest.approx(0.0)
+    assert pairing.won.high == pytest.approx(Z * statistics.stdev(won) / math.sqrt(3))
+    assert pairing.to_json()["hands_won_per_deal_gain"]["estimate"] == 0.0
+
+
+def test_a_run_paired_with_itself_gains_nothing_and_no_common_deal_gives_no_interval() -> None:
+    run = {n: (float(n), float(n % 3)) for n in range(20)}
+    same = paired_gains(run, run)
+    assert same.deals == same.same == 20
+    assert same.tantos is not None and same.tantos.low == same.tantos.high == 0.0
+    apart = paired_gains({1: (1.0, 1.0)}, {2: (1.0, 1.0)})
+    assert apart.deals == 0 and apart.tantos is None and apart.won is None
+    assert apart.to_json()["tantos_per_hand_gain"] is None

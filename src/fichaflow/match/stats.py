@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
@@ -62,6 +62,47 @@ def mean_interval(values: Sequence[float]) -> Interval | None:
         return Interval(mean, -math.inf, math.inf)
     half = Z95 * statistics.stdev(values) / math.sqrt(n)
     return Interval(mean, mean - half, mean + half)
+
+
+Outcome = tuple[float, float]
+"""One deal of a run, as a pairing reads it: the side's tantos a hand, and its hands won."""
+
+DealKey = TypeVar("DealKey", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """What one run gains over another on the deals both played (:func:`paired_gains`)."""
+
+    deals: int
+    tantos: Interval | None
+    """Tantos a hand, each deal's difference averaged."""
+    won: Interval | None
+    """Hands won a deal."""
+    same: int
+    """Deals where both runs came out exactly alike."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deals": self.deals,
+            "tantos_per_hand_gain": None if self.tantos is None else self.tantos.to_json(),
+            "hands_won_per_deal_gain": None if self.won is None else self.won.to_json(),
+            "deals_with_the_same_result": self.same,
+        }
+
+
+def paired_gains(first: Mapping[DealKey, Outcome], second: Mapping[DealKey, Outcome]) -> Pairing:
+    """Two runs over the same deals (a bot with an option on and off, say, against the same
+    opponent), deal by deal: the first's gain over the second with 95% intervals over the deals
+    both played. The pairing takes each deal's luck out of the comparison, which two shares
+    measured apart cannot."""
+    common = [key for key in first if key in second]
+    return Pairing(
+        len(common),
+        mean_interval([first[k][0] - second[k][0] for k in common]),
+        mean_interval([first[k][1] - second[k][1] for k in common]),
+        sum(first[k] == second[k] for k in common),
+    )
 
 
 @dataclass(frozen=True, slots=True)
