@@ -291,12 +291,13 @@ def summary(args: argparse.Namespace) -> None:
 def paired(args: argparse.Namespace) -> None:
     """Two runs of the same deals (say, a change on and off) against the same baseline, deal by
     deal: what the first gains over the second, with intervals over the deals both played."""
-    first, second = _per_deal(args.first), _per_deal(args.second)
+    first, second = outcomes_by_deal(args.first), outcomes_by_deal(args.second)
     print(json.dumps(paired_gains(first, second).to_json(), indent=1))
 
 
-def _per_deal(path: str) -> dict[int, Outcome]:
-    """Each whole deal's new-gallo points minus the baseline's per hand, and its hands won."""
+def outcomes_by_deal(path: str) -> dict[int, Outcome]:
+    """Each whole deal's (group's) points of bot A minus bot B's per hand, and A's hands won,
+    from the duel runner's rows (here the new gallo against the baseline)."""
     groups: dict[int, list[dict[str, Any]]] = defaultdict(list)
     with open(path, encoding="utf-8") as f:
         for line in f:

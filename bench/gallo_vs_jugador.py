@@ -25,7 +25,8 @@ from typing import Any
 
 from fichaflow.core.rules import Rules
 from fichaflow.match.duplicate import DuelSpec, play_groups
-from fichaflow.match.stats import Outcome, mean_interval, paired_gains, ratio_interval
+from fichaflow.match.stats import mean_interval, paired_gains, ratio_interval
+from gallo_vs_gallo import outcomes_by_deal
 
 
 def play(args: argparse.Namespace) -> None:
@@ -71,22 +72,8 @@ def read_groups(paths: list[str]) -> dict[str, dict[int, list[dict[str, Any]]]]:
 def paired(args: argparse.Namespace) -> None:
     """Two runs of the same groups (the bot with other options), group by group: what the first
     gains over the second, with intervals over the groups both played whole."""
-    first, second = (_outcomes(path) for path in (args.first, args.second))
+    first, second = (outcomes_by_deal(path) for path in (args.first, args.second))
     print(json.dumps(paired_gains(first, second).to_json(), indent=1))
-
-
-def _outcomes(path: str) -> dict[int, Outcome]:
-    """Each whole group's tantos a hand for the bot over jugador, and its hands won."""
-    groups = next(iter(read_groups([path]).values()))
-    size = max(len(games) for games in groups.values())
-    return {
-        k: (
-            sum(float(g["points"][0] - g["points"][1]) for g in games) / size,
-            sum(g["winner"] == 0 for g in games),
-        )
-        for k, games in groups.items()
-        if len(games) == size
-    }
 
 
 def summary(args: argparse.Namespace) -> None:
