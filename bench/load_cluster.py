@@ -192,7 +192,9 @@ def measure(
                 command += ["-o", str(args.profile / f"{role}.txt"), "--pid", str(find()[0])]
                 spies.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
     try:
-        result = uvloop.run(drive(ws_url, tables, args.delay, args.warmup, args.seconds, named))
+        result = uvloop.run(
+            drive(ws_url, tables, args.delay, args.warmup, args.seconds, named, args.client)
+        )
     finally:
         sampler.halt.set()
         sampler.join()
@@ -298,6 +300,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--only", choices=("alone", "cluster"), help="run one side only")
     parser.add_argument(
+        "--client",
+        choices=("lean", "websockets"),
+        default="lean",
+        help="the clients' WebSocket (as in load_server.py)",
+    )
+    parser.add_argument(
         "--routing",
         choices=("named", "round-robin", "both"),
         default="named",
@@ -320,6 +328,7 @@ def main() -> None:
         "tables": args.tables,
         "clients": 4 * args.tables,
         "delay_s": args.delay,
+        "client": args.client,
         "window_s": args.seconds,
         "load_average_1min_before": round(os.getloadavg()[0], 1),
     }

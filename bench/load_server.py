@@ -11,6 +11,11 @@ is part of the machine's budget), how late the clients' own event loop runs (eve
 includes it), and whether moves come evenly or in waves (their spread per 50 ms against
 independent arrivals). Nothing but 127.0.0.1 is contacted, and the run stops by itself.
 
+The clients read and write on websockets' sans-I/O protocol straight from the event loop's
+callbacks (``LeanSocket``), the cheapest WebSocket client we have, since they share the machine
+with the server they measure; ``--client websockets`` runs the library's asyncio client instead
+(every figure in docs/benchmarks.md before 2026-12-06's late evening was made with it).
+
     python bench/load_server.py --tables 500 --delay 0.5 --seconds 60
     python bench/load_server.py --tables 200 --delay 0 --seconds 30     # moves per second
 """
@@ -40,6 +45,11 @@ import httpx
 import orjson
 import uvloop
 import websockets
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.protocol import State
+from websockets.uri import parse_uri
 
 from fichaflow.cli.serve import WEBSOCKETS
 
@@ -103,36 +113,125 @@ class Stats:
     frames_by_type: Counter[str] = field(default_factory=Counter)  # read while measuring
 
 
+class LeanSocket(asyncio.Protocol):
+    """A client WebSocket on websockets' sans-I/O protocol, driven straight from the event loop's
+    callbacks: a frame read is handed to ``on_text`` at once, with no reader task, queue or
+    future a frame as the library's asyncio client keeps. The browsers this bench stands for run
+    on their own machines; the leaner the load generator, the less of this machine's two cores it
+    takes from the server it measures (``--client websockets`` keeps the library's client)."""
+
+    def __init__(self, url: str, on_text: Any, on_close: Any) -> None:
+        self.protocol = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.on_text, self.on_close = on_text, on_close
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: Any = None
+
+    @classmethod
+    async def connect(cls, url: str, on_text: Any, on_close: Any) -> LeanSocket:
+        where = parse_uri(url)
+        loop = asyncio.get_running_loop()
+        _, socket = await loop.create_connection(
+            lambda: cls(url, on_text, on_close), where.host, where.port
+        )
+        await socket.opened
+        return socket
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        self.protocol.send_request(self.protocol.connect())
+        self.flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        for event in self.protocol.events_received():
+            if isinstance(event, Response):
+                if self.protocol.state is State.OPEN:
+                    self.opened.set_result(None)
+                else:
+                    self.opened.set_exception(ConnectionError(f"handshake {event.status_code}"))
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                self.on_text(event.data)  # (the server sends each message in one frame)
+        self.flush()  # pongs, the answer to a close
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.on_close(self.protocol.close_code)
+
+    def flush(self) -> None:
+        for chunk in self.protocol.data_to_send():
+            if chunk:
+                self.transport.write(chunk)
+            elif self.transport.can_write_eof():
+                self.transport.write_eof()
+
+    def send(self, text: bytes) -> None:
+        if self.protocol.state is State.OPEN:  # (an answer timed before the close is dropped)
+            self.protocol.send_text(text)
+            self.flush()
+
+    async def close(self) -> None:
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_close()
+            self.flush()
+        self.transport.close()
+
+
 class Player:
     """One of a mesa's four clients."""
 
-    def __init__(self, url: str, code: str, token: str, seat: int, delay: float, stats: Stats):
+    def __init__(
+        self, url: str, code: str, token: str, seat: int, delay: float, stats: Stats,
+        client: str = "lean",
+    ) -> None:  # fmt: skip
         self.url, self.code, self.token, self.seat = url, code, token, seat
-        self.delay, self.stats = delay, stats
+        self.delay, self.stats, self.client = delay, stats, client
         self.rng = random.Random(f"{code}/{seat}")
         self.ws: Any = None
         self.answered: tuple[int, int] | None = None
         self.sent_at: float | None = None
         self.measuring = False
+        self.stopping = False
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None)
-        hello = {"type": "hello", "code": self.code, "token": self.token, "turns": True}
-        await self.ws.send(json.dumps(hello))
+        if self.client == "lean":
+            self.ws = await LeanSocket.connect(self.url, self.received, self.closed)
+        else:
+            self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None)
+        self.write({"type": "hello", "code": self.code, "token": self.token, "turns": True})
 
     async def run(self, stop: asyncio.Event) -> None:
+        """The library's client reads in a task of its own; the lean one needs none."""
+        if self.client == "lean":
+            return
         try:
             async for raw in self.ws:
                 if stop.is_set():
                     break
-                message = orjson.loads(raw)
-                if self.measuring:
-                    self.stats.bytes_by_type[message["type"]] += len(raw)
-                    self.stats.frames_by_type[message["type"]] += 1
-                self.on(message)
+                self.received(raw)
         except websockets.ConnectionClosed as exc:
             if not stop.is_set():
                 self.stats.errors.append(f"closed {exc}")
+
+    def received(self, raw: str | bytes) -> None:
+        if self.stopping:
+            return
+        message = orjson.loads(raw)
+        if self.measuring:
+            self.stats.bytes_by_type[message["type"]] += len(raw)
+            self.stats.frames_by_type[message["type"]] += 1
+        self.on(message)
+
+    def closed(self, code: int | None) -> None:
+        if not self.stopping:
+            self.stats.errors.append(f"closed {code}")
+
+    def write(self, message: dict[str, Any]) -> None:
+        if self.stopping:
+            return
+        if self.client == "lean":
+            self.ws.send(orjson.dumps(message))
+        else:
+            task = asyncio.ensure_future(self.ws.send(json.dumps(message)))
+            task.add_done_callback(lambda t: t.exception())
 
     def later(self, message: dict[str, Any]) -> None:
         asyncio.get_running_loop().call_later(self.delay, self.send, message)
@@ -140,8 +239,7 @@ class Player:
     def send(self, message: dict[str, Any]) -> None:
         if message["type"] == "play":
             self.sent_at = time.perf_counter()
-        task = asyncio.ensure_future(self.ws.send(json.dumps(message)))
-        task.add_done_callback(lambda t: t.exception())
+        self.write(message)
 
     def on(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -201,14 +299,15 @@ async def make_tables(base: str, count: int) -> list[list[Seat]]:
 
 async def drive(
     ws_url: str, tables: list[list[Seat]], delay: float, warmup: float, seconds: float,
-    named: bool = False,
+    named: bool = False, client: str = "lean",
 ) -> dict[str, Any]:  # fmt: skip
     """Connect every player, start every mesa, measure over the steady window. With ``named``
-    each WebSocket names its mesa's server (``?node=``, as the web page does in a cluster)."""
+    each WebSocket names its mesa's server (``?node=``, as the web page does in a cluster);
+    ``client`` is ``lean`` (:class:`LeanSocket`) or ``websockets`` (the library's client)."""
     stats = Stats()
     stop = asyncio.Event()
     players = [
-        Player(f"{ws_url}?node={node}" if named and node else ws_url, c, t, s, delay, stats)
+        Player(f"{ws_url}?node={node}" if named and node else ws_url, c, t, s, delay, stats, client)
         for table in tables
         for c, t, s, node in table
     ]
@@ -232,13 +331,15 @@ async def drive(
     stop.set()
     watcher.cancel()
     for player in players:
+        player.stopping = True
+    for player in players:
         with contextlib.suppress(Exception):
             await player.ws.close()
     for runner in runners:
         runner.cancel()
     window = [t for t in stats.moves if begin <= t <= end]
     return {
-        "bins": move_bins(window, begin, end),
+        "move_times": window,  # (perf_counter: the system's monotonic clock, one for all processes)
         "loop_lags": lags,
         "latencies": stats.latencies,
         "moves": len(window),
@@ -267,10 +368,12 @@ async def watch_loop(stop: asyncio.Event, lags: list[float]) -> None:
 
 
 def move_bins(times: list[float], begin: float, end: float) -> list[int]:
-    """Moves seen in each 50 ms of the window: whether they come evenly or in waves."""
+    """Moves seen in each whole 50 ms of the window: whether they come evenly or in waves."""
     counts = [0] * max(1, int((end - begin) / BIN))
     for t in times:
-        counts[min(len(counts) - 1, int((t - begin) / BIN))] += 1
+        slot = int((t - begin) / BIN) if t >= begin else -1
+        if 0 <= slot < len(counts):
+            counts[slot] += 1
     return counts
 
 
@@ -286,7 +389,7 @@ def waves(bins: list[int]) -> dict[str, float]:
     }
 
 
-def client_process(args: tuple[str, list[Any], float, float, float]) -> dict[str, Any]:
+def client_process(args: tuple[str, list[Any], float, float, float, bool, str]) -> dict[str, Any]:
     """One process of clients, on uvloop (as the server is) to keep the clients' own cost low."""
     raise_open_files()
     result: dict[str, Any] = uvloop.run(drive(*args))
@@ -309,6 +412,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="the measured window")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--client",
+        choices=("lean", "websockets"),
+        default="lean",
+        help="the clients' WebSocket: sans-I/O on the loop's callbacks, or the library's own",
+    )
     parser.add_argument(
         "--ws", default=None, help="uvicorn's WebSocket implementation (default: the server's)"
     )
@@ -333,7 +442,10 @@ def main() -> None:
         tables = asyncio.run(make_tables(base, args.tables))
         print(f"{args.tables} mesas made in {time.perf_counter() - setup:.1f} s", flush=True)
         shares = [tables[i :: args.procs] for i in range(args.procs)]
-        jobs = [(ws_url, share, args.delay, args.warmup, args.seconds) for share in shares]
+        jobs = [
+            (ws_url, share, args.delay, args.warmup, args.seconds, False, args.client)
+            for share in shares
+        ]
         memory: list[float] = []
         cpu_start = cpu_seconds(server.pid)
         ran_start, waited_start = scheduled(server.pid)
@@ -356,7 +468,9 @@ def main() -> None:
     window = max(r["window"] for r in results)
     errors = [e for r in results for e in r["errors"]]
     lags = [x for r in results for x in r["loop_lags"]]
-    bins = [sum(column) for column in zip(*(r["bins"] for r in results), strict=False)]
+    # The 50 ms bins over the window every client process measured, on one clock.
+    common = max(r["begin"] for r in results), min(r["end"] for r in results)
+    bins = move_bins([t for r in results for t in r["move_times"]], *common)
     read = sum((Counter(r["bytes_by_type"]) for r in results), Counter[str]())
     summary = {
         "date": time.strftime("%Y-%m-%d"),
@@ -364,6 +478,7 @@ def main() -> None:
         f"{platform.python_version()}",
         "tables": args.tables,
         "ws": args.ws or WEBSOCKETS,
+        "client": args.client,
         "clients": 4 * args.tables,
         "delay_s": args.delay,
         "window_s": round(window, 1),
