@@ -50,6 +50,7 @@ from sqlalchemy.engine import Engine, make_url
 sys.path.insert(0, str(Path(__file__).parent))
 from load_server import (
     SERVE,
+    add_client_option,
     drive,
     free_port,
     make_tables,
@@ -299,12 +300,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="the measured window")
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--only", choices=("alone", "cluster"), help="run one side only")
-    parser.add_argument(
-        "--client",
-        choices=("lean", "websockets"),
-        default="lean",
-        help="the clients' WebSocket (as in load_server.py)",
-    )
+    add_client_option(parser)
     parser.add_argument(
         "--routing",
         choices=("named", "round-robin", "both"),

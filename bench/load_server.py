@@ -49,7 +49,7 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.protocol import State
-from websockets.uri import parse_uri
+from websockets.uri import WebSocketURI, parse_uri
 
 from fichaflow.cli.serve import WEBSOCKETS
 
@@ -120,8 +120,8 @@ class LeanSocket(asyncio.Protocol):
     on their own machines; the leaner the load generator, the less of this machine's two cores it
     takes from the server it measures (``--client websockets`` keeps the library's client)."""
 
-    def __init__(self, url: str, on_text: Any, on_close: Any) -> None:
-        self.protocol = ClientProtocol(parse_uri(url), max_size=2**22)
+    def __init__(self, where: WebSocketURI, on_text: Any, on_close: Any) -> None:
+        self.protocol = ClientProtocol(where, max_size=2**22)
         self.on_text, self.on_close = on_text, on_close
         self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.transport: Any = None
@@ -131,7 +131,7 @@ class LeanSocket(asyncio.Protocol):
         where = parse_uri(url)
         loop = asyncio.get_running_loop()
         _, socket = await loop.create_connection(
-            lambda: cls(url, on_text, on_close), where.host, where.port
+            lambda: cls(where, on_text, on_close), where.host, where.port
         )
         await socket.opened
         return socket
@@ -175,6 +175,49 @@ class LeanSocket(asyncio.Protocol):
         self.transport.close()
 
 
+class LibrarySocket:
+    """The same calls on websockets' own asyncio client, which reads in a task of its own and
+    keeps a queue and a future a frame: what a plain client costs, for comparison."""
+
+    def __init__(self, ws: Any, on_text: Any, on_close: Any) -> None:
+        self.ws, self.on_text, self.on_close = ws, on_text, on_close
+        self.reader = asyncio.ensure_future(self.read())
+
+    @classmethod
+    async def connect(cls, url: str, on_text: Any, on_close: Any) -> LibrarySocket:
+        ws = await websockets.connect(url, max_size=2**22, ping_interval=None)
+        return cls(ws, on_text, on_close)
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                self.on_text(raw)
+        except websockets.ConnectionClosed:
+            pass
+        self.on_close(self.ws.close_code)
+
+    def send(self, text: bytes) -> None:
+        task = asyncio.ensure_future(self.ws.send(text.decode()))
+        task.add_done_callback(lambda t: t.exception())
+
+    async def close(self) -> None:
+        self.reader.cancel()
+        await self.ws.close()
+
+
+SOCKETS: dict[str, Any] = {"lean": LeanSocket, "websockets": LibrarySocket}
+
+
+def add_client_option(parser: argparse.ArgumentParser) -> None:
+    """``--client``: which of :data:`SOCKETS` the load generator's clients use."""
+    parser.add_argument(
+        "--client",
+        choices=tuple(SOCKETS),
+        default="lean",
+        help="the clients' WebSocket: sans-I/O on the loop's callbacks, or the library's own",
+    )
+
+
 class Player:
     """One of a mesa's four clients."""
 
@@ -192,24 +235,8 @@ class Player:
         self.stopping = False
 
     async def connect(self) -> None:
-        if self.client == "lean":
-            self.ws = await LeanSocket.connect(self.url, self.received, self.closed)
-        else:
-            self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None)
+        self.ws = await SOCKETS[self.client].connect(self.url, self.received, self.closed)
         self.write({"type": "hello", "code": self.code, "token": self.token, "turns": True})
-
-    async def run(self, stop: asyncio.Event) -> None:
-        """The library's client reads in a task of its own; the lean one needs none."""
-        if self.client == "lean":
-            return
-        try:
-            async for raw in self.ws:
-                if stop.is_set():
-                    break
-                self.received(raw)
-        except websockets.ConnectionClosed as exc:
-            if not stop.is_set():
-                self.stats.errors.append(f"closed {exc}")
 
     def received(self, raw: str | bytes) -> None:
         if self.stopping:
@@ -225,13 +252,8 @@ class Player:
             self.stats.errors.append(f"closed {code}")
 
     def write(self, message: dict[str, Any]) -> None:
-        if self.stopping:
-            return
-        if self.client == "lean":
+        if not self.stopping:
             self.ws.send(orjson.dumps(message))
-        else:
-            task = asyncio.ensure_future(self.ws.send(json.dumps(message)))
-            task.add_done_callback(lambda t: t.exception())
 
     def later(self, message: dict[str, Any]) -> None:
         asyncio.get_running_loop().call_later(self.delay, self.send, message)
@@ -303,7 +325,7 @@ async def drive(
 ) -> dict[str, Any]:  # fmt: skip
     """Connect every player, start every mesa, measure over the steady window. With ``named``
     each WebSocket names its mesa's server (``?node=``, as the web page does in a cluster);
-    ``client`` is ``lean`` (:class:`LeanSocket`) or ``websockets`` (the library's client)."""
+    ``client`` names one of :data:`SOCKETS`."""
     stats = Stats()
     stop = asyncio.Event()
     players = [
@@ -313,7 +335,6 @@ async def drive(
     ]
     for start in range(0, len(players), 100):
         await asyncio.gather(*(p.connect() for p in players[start : start + 100]))
-    runners = [asyncio.ensure_future(p.run(stop)) for p in players]
     await asyncio.sleep(1)
     for player in players:
         if player.seat == 0:
@@ -335,8 +356,6 @@ async def drive(
     for player in players:
         with contextlib.suppress(Exception):
             await player.ws.close()
-    for runner in runners:
-        runner.cancel()
     window = [t for t in stats.moves if begin <= t <= end]
     return {
         "move_times": window,  # (perf_counter: the system's monotonic clock, one for all processes)
@@ -412,12 +431,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="the measured window")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--procs", type=int, default=1, help="client processes")
-    parser.add_argument(
-        "--client",
-        choices=("lean", "websockets"),
-        default="lean",
-        help="the clients' WebSocket: sans-I/O on the loop's callbacks, or the library's own",
-    )
+    add_client_option(parser)
     parser.add_argument(
         "--ws", default=None, help="uvicorn's WebSocket implementation (default: the server's)"
     )
