@@ -6,6 +6,7 @@ player's from the database, bad input is refused in Spanish and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -140,6 +141,17 @@ def test_a_guest_solves_a_two_move_puzzle_and_the_rating_moves(client: TestClien
     assert last["puzzle_rating"] < 1500
 
 
+@contextlib.contextmanager
+def _signed_in(client: TestClient, name: str) -> Iterator[None]:
+    """The session cookie set on the client, which the module's tests share, and taken off after
+    (Starlette deprecates cookies given with each request)."""
+    client.cookies.set("session", name)
+    try:
+        yield
+    finally:
+        client.cookies.clear()
+
+
 def test_a_wrong_move_shows_its_cost_and_why_in_spanish_and_english(client: TestClient) -> None:
     got = client.post("/api/problemas/uno/attempt", json={"move": "5-5"}).json()
     assert not got["correct"] and got["done"] and got["cost"] == 9 and got["best"] == "6-4:left"
@@ -149,23 +161,22 @@ def test_a_wrong_move_shows_its_cost_and_why_in_spanish_and_english(client: Test
 
 
 def test_a_signed_in_players_rating_is_kept_and_its_history_shown(client: TestClient) -> None:
-    cookies = {"session": "ana"}
-    refused = client.post("/api/problemas/uno/attempt", json={"move": "6-4:left"}, cookies=cookies)
-    assert refused.status_code == 403  # no CSRF token: nothing judged, nothing kept
-    assert _attempts(client) == 0
-    headers = {"X-CSRF-Token": "ok"}
-    won = client.post(
-        "/api/problemas/uno/attempt",
-        json={"move": "6-4:left", "rating": {"mu": 40, "sigma": 1}},  # a guest's word: ignored
-        cookies=cookies,
-        headers=headers,
-    ).json()
-    assert won["signed_in"] and won["rating"]["before"] == 1500 < won["rating"]["shown"] < 1700
-    again = client.post(
-        "/api/problemas/uno/attempt", json={"move": "6-4:left"}, cookies=cookies, headers=headers
-    ).json()
-    assert again["rating"]["before"] == won["rating"]["shown"]
-    mine = client.get("/api/problemas/me/history", cookies=cookies).json()
+    with _signed_in(client, "ana"):
+        refused = client.post("/api/problemas/uno/attempt", json={"move": "6-4:left"})
+        assert refused.status_code == 403  # no CSRF token: nothing judged, nothing kept
+        assert _attempts(client) == 0
+        headers = {"X-CSRF-Token": "ok"}
+        won = client.post(
+            "/api/problemas/uno/attempt",
+            json={"move": "6-4:left", "rating": {"mu": 40, "sigma": 1}},  # a guest's word: ignored
+            headers=headers,
+        ).json()
+        assert won["signed_in"] and won["rating"]["before"] == 1500 < won["rating"]["shown"] < 1700
+        again = client.post(
+            "/api/problemas/uno/attempt", json={"move": "6-4:left"}, headers=headers
+        ).json()
+        assert again["rating"]["before"] == won["rating"]["shown"]
+        mine = client.get("/api/problemas/me/history").json()
     assert mine["rating"]["shown"] == again["rating"]["shown"]
     assert (mine["streak"], mine["streak_best"]) == (2, 2) == tuple(again["streak"].values())
     assert [a["moves"] for a in mine["attempts"]] == [["6-4:left"], ["6-4:left"]]
@@ -216,19 +227,19 @@ def test_the_themes_the_set_has_are_listed_and_an_unknown_one_is_refused(
 
 
 def test_a_signed_in_players_streak_is_kept_by_the_server(client: TestClient) -> None:
-    cookies, headers = {"session": "bea"}, {"X-CSRF-Token": "ok"}
-
     def attempt(move: str, streak: int = 0) -> dict[str, Any]:
         body = {"move": move, "streak": streak}
-        got = client.post("/api/problemas/uno/attempt", json=body, cookies=cookies, headers=headers)
+        headers = {"X-CSRF-Token": "ok"}
+        got = client.post("/api/problemas/uno/attempt", json=body, headers=headers)
         assert got.status_code == 200, got.text
         answer: dict[str, Any] = got.json()
         return answer
 
-    assert attempt("6-4:left", 30)["streak"] == {"current": 1, "best": 1}  # 30: not read
-    assert attempt("6-4:left")["streak"] == {"current": 2, "best": 2}
-    assert attempt("5-5", 7)["streak"] == {"current": 0, "best": 2}
-    mine = client.get("/api/problemas/me/history", cookies=cookies).json()
+    with _signed_in(client, "bea"):
+        assert attempt("6-4:left", 30)["streak"] == {"current": 1, "best": 1}  # 30: not read
+        assert attempt("6-4:left")["streak"] == {"current": 2, "best": 2}
+        assert attempt("5-5", 7)["streak"] == {"current": 0, "best": 2}
+        mine = client.get("/api/problemas/me/history").json()
     assert (mine["streak"], mine["streak_best"]) == (0, 2)
     # a guest's streak is what their browser counts, one more for a solved problema
     guest = client.post("/api/problemas/uno/attempt", json={"move": "6-4:left", "streak": 4})
