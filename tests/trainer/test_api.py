@@ -143,13 +143,13 @@ def test_a_guest_solves_a_two_move_puzzle_and_the_rating_moves(client: TestClien
 
 @contextlib.contextmanager
 def _signed_in(client: TestClient, name: str) -> Iterator[None]:
-    """The session cookie set on the client, which the module's tests share, and taken off after
-    (Starlette deprecates cookies given with each request)."""
+    """The session cookie set on the client, which the module's tests share, and that cookie
+    alone taken off after (Starlette deprecates cookies given with each request)."""
     client.cookies.set("session", name)
     try:
         yield
     finally:
-        client.cookies.clear()
+        client.cookies.delete("session")
 
 
 def test_a_wrong_move_shows_its_cost_and_why_in_spanish_and_english(client: TestClient) -> None:
