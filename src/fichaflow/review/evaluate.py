@@ -33,16 +33,16 @@ from fichaflow.review.precision import Precision
 from fichaflow.search.decide import Budget, DealSearch, candidates, seeded_streams
 from fichaflow.search.engine import FastHand, from_core
 from fichaflow.search.estimate import Estimate, corrected, slope_of, weighted
-from fichaflow.search.sampler import UnreadableView
+from fichaflow.search.sampler import MIX, UnreadableView
 from fichaflow.search.solver import OutOfNodes, Solver
 from fichaflow.search.value import valuer_for
 
-REVIEW: Final = Budget(belief=0.0)
+REVIEW: Final = Budget(belief=0.0, mix=MIX)
 """The Repaso's search settings: gallo's playout policy (``greedy``), and every deal consistent
-with the view counted alike (``belief`` 0). gallo weighs its deals by how it expects people to
-play (the sampler's play model); a judge of a person's move assumes no habits of the other
-players, only what the rules prove from what the seat saw, and so does the exact reference it is
-measured against (``bench/repaso_truth.py``)."""
+with the view dealt as often and counted alike (``mix``, ``belief`` 0). gallo weighs its deals by
+how it expects people to play (the sampler's play model); a judge of a person's move assumes no
+habits of the other players, only what the rules prove from what the seat saw, and so does the
+exact reference it is measured against (``bench/repaso_truth.py``)."""
 
 NOISE: Final = 2.0
 """A move is within noise of the best when its cost is under this many standard errors."""

@@ -52,6 +52,11 @@ class Budget:
     rest of the deals out and correct the playouts' mean by their error on the solved deals (as
     the Repaso does), unless the clock has run out by then. False: the solved deals alone are
     the answer (gallo until 2026-12-02)."""
+    mix: int = 0
+    """Swaps tried per movable tile after each deal (the sampler's ``mix``): with
+    :data:`~fichaflow.search.sampler.MIX` every consistent deal is as likely, as the Repaso's
+    verdicts assume. gallo deals tile by tile (0): against jugador, uniform deals did not play
+    better (docs/benchmarks.md)."""
 
 
 @dataclass(slots=True)
@@ -215,7 +220,7 @@ class DealSearch:
         self.budget = budget
         self.streams = streams
         self.team = valuer.rules.team_of(view.seat)
-        self.sampler = Sampler(view, rng, weigh=bool(budget.belief))
+        self.sampler = Sampler(view, rng, weigh=bool(budget.belief), mix=budget.mix)
         self.playouts = 0
         self.last: Sample | None = None
         """The deal the last result came from."""
