@@ -1,5 +1,5 @@
-"""Sampled deals agree with everything the seat saw, never move its tiles, and never hand a
-player a tile the history proves they lack."""
+"""Sampled deals agree with everything the seat saw, never move its tiles, never hand a player a
+tile the history proves they lack, and, with the swaps, come up as often as each other."""
 
 from __future__ import annotations
 
@@ -250,8 +250,8 @@ def _exact_odds(view: SeatView) -> dict[tuple[int, int], float]:
 
 @pytest.mark.parametrize(("seed", "leader"), [("bias-1", 1), ("bias-9", 1)])
 def test_deals_are_drawn_uniformly_among_the_consistent_ones(seed: str, leader: int) -> None:
-    """Where two passes bind the hands tightly, dealing tile by tile leans toward some deals
-    (a tile's odds off by 7 to 8 points); the swaps after each deal take the lean away."""
+    """Where passes bind the hands tightly, dealing tile by tile leans toward some deals (a
+    tile's odds off by 7 to 8 points); the swaps after each deal take the lean away."""
     view = _jugadores_view(seed, leader, 14)
     exact = _exact_odds(view)
     draws = 6000
