@@ -76,7 +76,7 @@ def view_of(rules: Rules, hand: Hand, number: int, scores: Sequence[int] = ()) -
     return hand_view(rules, hand, hand.turn, tuple(scores), number)
 
 
-def _enumerate(view: SeatView, limit: int) -> list[list[int]] | None:
+def enumerate_deals(view: SeatView, limit: int) -> list[list[int]] | None:
     """Every assignment of the unseen tiles to the other seats (their hands now), or None when
     there are more than ``limit``. The hand has no montón: nobody drew."""
     know = deduce(view)
@@ -113,7 +113,7 @@ def consistent_deals(
     are all of them (enumerated) rather than a sample drawn from ``seed``."""
     view = view_of(rules, hand, number)
     # With a montón the deals differ in its order too, and draws hide tiles: sampled.
-    now = None if hand.stock else _enumerate(view, ENUMERATE_MAX)
+    now = None if hand.stock else enumerate_deals(view, ENUMERATE_MAX)
     played = _played(hand)
     found: list[Hand] = []
     if now is not None:

@@ -213,13 +213,14 @@ class Sampler:
         self.options = options
         # Hand out the most constrained tiles first: fewer repairs.
         self.order = sorted(range(len(items)), key=lambda k: len(options[k]))
-        self.may = [sum(1 << p for p in opts) for opts in options]
+        self.may = [sum(1 << p for p in opts) for opts in options] if self.mix else []
         """Each item's places as a bit set, for the swaps of :meth:`_mix`."""
-        movable = [k for k, opts in enumerate(options) if len(opts) > 1]
+        movable = [k for k in range(len(self.may)) if len(options[k]) > 1]
         # Where every movable tile may go to the same places, dealing in proportion to the room
         # is already uniform; only then are the swaps skipped.
         alike = len({self.may[k] for k in movable}) <= 1
         self.movable = [] if alike else movable
+        """The tiles :meth:`_mix` swaps (none without ``mix``)."""
 
     # -- drawing deals -----------------------------------------------------------------------
 
@@ -264,7 +265,7 @@ class Sampler:
         consistent deals, so a few of them take the lean away."""
         movable = self.movable
         n = len(movable)
-        if not n or not self.mix:
+        if not n:
             return
         may = self.may
         pick = self.rng.random
