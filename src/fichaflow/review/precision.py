@@ -52,8 +52,8 @@ PRECISIONS: Final[dict[str, Precision]] = {
         Precision("fast", samples=80, playouts=4, exact_after=14, nodes=4_000,
                   exact_total=150_000, exact_hand=300_000, hindsight_nodes=300_000),
         Precision("normal", samples=300, playouts=8, exact_after=6, nodes=40_000,
-                  exact_total=300_000, exact_hand=1_200_000, hindsight_nodes=3_000_000,
-                  rescue_nodes=120_000, rescue_total=600_000),
+                  exact_total=300_000, exact_hand=1_600_000, hindsight_nodes=3_000_000,
+                  rescue_nodes=250_000, rescue_total=1_000_000),
         Precision("deep", samples=1500, playouts=16, exact_after=5, nodes=100_000,
                   exact_total=20_000_000, exact_hand=60_000_000, hindsight_nodes=40_000_000),
     )
