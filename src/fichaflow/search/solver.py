@@ -10,7 +10,7 @@ Two classic savings keep the trees small: after a position's first move, the oth
 tried with a null window (principal variation search: proving a move no better is cheaper than
 valuing it), and moves that cut the search off elsewhere in the same deal are tried first (the
 history heuristic). With the montón, where hands run long, together they solve a deal in a
-quarter of the nodes (figures in ``docs/benchmarks.md``); every value stays exact.
+third of the nodes on average (figures in ``docs/benchmarks.md``); every value stays exact.
 """
 
 from __future__ import annotations
