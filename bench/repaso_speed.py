@@ -16,14 +16,15 @@ import platform
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 
 from fichaflow.bots.ladder import make_bot
 from fichaflow.core.deal import Deal
 from fichaflow.core.hand import Hand
 from fichaflow.core.record import draw_until_playable
 from fichaflow.core.rules import Rules
-from fichaflow.core.view import hand_view
-from fichaflow.review.hand import HandToReview, review_hand
+from fichaflow.core.view import SeatView, hand_view
+from fichaflow.review.hand import HandToReview, decision_points, fresh, review_hand, view_at
 from fichaflow.review.precision import PRECISIONS
 
 MODES = ("venezuela", "dominicana", "mano_a_mano", "tres")
@@ -41,6 +42,25 @@ def play(preset: str, number: int) -> HandToReview:
             break
         hand.play(bots[hand.turn].choose(hand_view(rules, hand, hand.turn, hand_number=2)))
     return HandToReview(rules, deal, hand, 2, (0,) * rules.teams)
+
+
+def mid_hand_views(
+    preset: str, hands: int, min_line: int, max_line: int
+) -> Iterator[tuple[str, int, SeatView]]:
+    """The decisions of the bench's first ``hands`` hands for ``preset`` with ``min_line`` to
+    ``max_line`` tiles on the line, in order: a name for each («hand 4 seat 1 move 10 line 7»),
+    its move's index in the hand's history, and the deciding seat's view."""
+    for number in range(hands):
+        subject = play(preset, number)
+        for seat in range(subject.rules.seats):
+            points = set(decision_points(subject, seat))
+            hand = fresh(subject)
+            for index, turn in enumerate(subject.hand.history):
+                line = hand.line_mask.bit_count()
+                if index in points and min_line <= line <= max_line:
+                    name = f"hand {number} seat {seat} move {index} line {line}"
+                    yield name, index, view_at(subject, hand, seat)
+                hand.push(turn.move)
 
 
 def main() -> None:

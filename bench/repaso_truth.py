@@ -33,13 +33,12 @@ from dataclasses import dataclass, replace
 
 from fichaflow.core.view import SeatView
 from fichaflow.review.evaluate import MISTAKE, REVIEW, evaluate
-from fichaflow.review.hand import decision_points, fresh, view_at
 from fichaflow.review.precision import PRECISIONS
 from fichaflow.search.decide import DealSearch, candidates
 from fichaflow.search.engine import FastHand
 from fichaflow.search.solver import Solver
 from fichaflow.search.value import valuer_for
-from repaso_speed import play  # the bench's hands (this script's folder is on the path)
+from repaso_speed import mid_hand_views  # the bench's hands (this script's folder is on the path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,46 +121,38 @@ def main() -> None:
           f"against {args.deals} deals solved exactly, per decision")  # fmt: skip
     for preset in args.modes.split(","):
         taken = len(agree) + args.per_mode
-        for number in range(args.hands):
-            subject = play(preset, number)
-            for seat in range(subject.rules.seats):
-                points = set(decision_points(subject, seat))
-                hand = fresh(subject)
-                for index, turn in enumerate(subject.hand.history):
-                    line = hand.line_mask.bit_count()
-                    wanted = len(agree) < taken
-                    if wanted and index in points and args.min_line <= line <= args.max_line:
-                        view = view_at(subject, hand, seat)
-                        ref = reference(view, args.deals, index)
-                        found = evaluate(view, level)
-                        solved_share.append(found.exact_samples / found.samples)
-                        moves = [m for _, m in candidates(view)]
-                        mine = {m.move: m for m in found.moves}
-                        means = ref.means
-                        diffs = [abs(mine[m].points.mean - means[i]) for i, m in enumerate(moves)]
-                        best_ref = max(means)
-                        chosen = moves.index(found.best.move)
-                        loss = best_ref - means[chosen]
-                        same = loss <= 1e-9
-                        agree.append(same)
-                        agree_noise.append(loss <= 2 * ref.gap_se[chosen])
-                        agree_tantos.append(loss <= 1.0)
-                        gaps.append(statistics.fmean(diffs))
-                        for i, m in enumerate(moves):
-                            mv = mine[m]
-                            ref_cost = means[chosen] - means[i]
-                            if m != found.best.move:
-                                cost_gaps.append(abs(mv.cost.mean - ref_cost))
-                            if mv.verdict == MISTAKE:
-                                mistakes += 1
-                                # within the reference's uncertainty of the best move's value
-                                unconfirmed += best_ref - means[i] <= 2 * ref.gap_se[i]
-                        print(f"{preset} hand {number} seat {seat} move {index} line {line}: "
-                              f"{'same best' if same else 'other best'} (reference loses "
-                              f"{loss:.1f} ± {ref.gap_se[chosen]:.1f}), mean |difference| "
-                              f"{gaps[-1]:.1f}, {found.exact_samples}/{found.samples} deals "
-                              "solved", flush=True)  # fmt: skip
-                    hand.push(turn.move)
+        for name, index, view in mid_hand_views(preset, args.hands, args.min_line, args.max_line):
+            if len(agree) >= taken:
+                break
+            ref = reference(view, args.deals, index)
+            found = evaluate(view, level)
+            solved_share.append(found.exact_samples / found.samples)
+            moves = [m for _, m in candidates(view)]
+            mine = {m.move: m for m in found.moves}
+            means = ref.means
+            diffs = [abs(mine[m].points.mean - means[i]) for i, m in enumerate(moves)]
+            best_ref = max(means)
+            chosen = moves.index(found.best.move)
+            loss = best_ref - means[chosen]
+            same = loss <= 1e-9
+            agree.append(same)
+            agree_noise.append(loss <= 2 * ref.gap_se[chosen])
+            agree_tantos.append(loss <= 1.0)
+            gaps.append(statistics.fmean(diffs))
+            for i, m in enumerate(moves):
+                mv = mine[m]
+                ref_cost = means[chosen] - means[i]
+                if m != found.best.move:
+                    cost_gaps.append(abs(mv.cost.mean - ref_cost))
+                if mv.verdict == MISTAKE:
+                    mistakes += 1
+                    # within the reference's uncertainty of the best move's value
+                    unconfirmed += best_ref - means[i] <= 2 * ref.gap_se[i]
+            print(f"{preset} {name}: "
+                  f"{'same best' if same else 'other best'} (reference loses "
+                  f"{loss:.1f} ± {ref.gap_se[chosen]:.1f}), mean |difference| "
+                  f"{gaps[-1]:.1f}, {found.exact_samples}/{found.samples} deals "
+                  "solved", flush=True)  # fmt: skip
     if not agree:
         print("no decision in that phase")
         return

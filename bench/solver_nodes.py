@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from fichaflow.review.evaluate import REVIEW
-from fichaflow.review.hand import decision_points, fresh, view_at
 from fichaflow.search.decide import DealSearch, candidates
 from fichaflow.search.engine import FastHand
 from fichaflow.search.solver import OutOfNodes, Solver
 from fichaflow.search.value import Valuer, valuer_for
-from repaso_speed import play  # the bench's hands (this script's folder is on the path)
+from repaso_speed import mid_hand_views  # the bench's hands (this script's folder is on the path)
 
 
 @dataclass
@@ -69,22 +68,13 @@ def main() -> None:
           f"{'capped':>6} {'CPU s':>6}")  # fmt: skip
     for preset in args.modes.split(","):
         tally = Tally(args.cap)
-        for number in range(args.hands):
-            subject = play(preset, number)
-            for seat in range(subject.rules.seats):
-                points = set(decision_points(subject, seat))
-                hand = fresh(subject)
-                for index, turn in enumerate(subject.hand.history):
-                    line = hand.line_mask.bit_count()
-                    if index in points and args.min_line <= line <= args.max_line:
-                        view = view_at(subject, hand, seat)
-                        codes = [code for code, _ in candidates(view)]
-                        valuer = valuer_for(view.rules)
-                        search = DealSearch(view, codes, valuer, random.Random(index), REVIEW)
-                        solve = partial(tally.solve, valuer, search.team)
-                        for _ in search.deals(args.deals, solve):
-                            pass
-                    hand.push(turn.move)
+        for _name, index, view in mid_hand_views(preset, args.hands, args.min_line, args.max_line):
+            codes = [code for code, _ in candidates(view)]
+            valuer = valuer_for(view.rules)
+            search = DealSearch(view, codes, valuer, random.Random(index), REVIEW)
+            solve = partial(tally.solve, valuer, search.team)
+            for _ in search.deals(args.deals, solve):
+                pass
         counts, capped, cpu = tally.counts, tally.capped, tally.cpu
         if len(counts) < 2:
             print(f"{preset:<12} no decision in that phase")
