@@ -45,14 +45,14 @@ class Solver:
         self._bufs = [[0] * _WIDTH for _ in range(128)]
         self._table: dict[int, int] = {}  # position key -> value << 2 | bound kind
         self._keyed = True
-        self._cuts = [0] * _WIDTH  # per move + 2: how often it cut the search off (history)
+        self._order = list(_HEAVIEST)  # per move (PASS and DRAW from the end): its rank
 
     def reset_table(self, fast: FastHand) -> None:
         """Forget remembered positions (call when the hidden hands change). Positions are keyed by
         the tiles still out, the ends (in either order), the turn and the draws made; that
         identifies them only when no bonus depends on the order of passes."""
         self._table.clear()
-        self._cuts = [0] * _WIDTH
+        self._order = list(_HEAVIEST)
         rules = self.valuer.rules
         self._keyed = not (rules.pase_redondo_bonus or rules.salida_pasada_bonus)
 
@@ -105,13 +105,9 @@ class Solver:
                     return stored
         buf = self._bufs[depth]
         n = fast.choices(buf)
-        if n > 1:
-            # The moves that cut off most often first, between equals the heaviest: shedding
-            # weight is the usual best move.
-            cuts = self._cuts
-            moves = sorted(buf[:n], key=lambda m: cuts[m + 2] << 5 | _weight(m) + 1, reverse=True)
-        else:
-            moves = buf[:1]
+        # The moves that cut off most often first, between equals the heaviest: shedding weight
+        # is the usual best move.
+        moves = sorted(buf[:n], key=self._order.__getitem__, reverse=True) if n > 1 else buf[:1]
         maximizing = self.team_of[fast.turn] == self.team
         alpha0, beta0 = alpha, beta
         first = True
@@ -132,7 +128,7 @@ class Solver:
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
-                            self._cuts[move + 2] += 1
+                            self._order[move] += _CUT
                             break
         else:
             best = 1 << 30
@@ -151,7 +147,7 @@ class Solver:
                     if v < beta:
                         beta = v
                         if alpha >= beta:
-                            self._cuts[move + 2] += 1
+                            self._order[move] += _CUT
                             break
         if key >= 0:  # one int per entry, not a tuple: a big search keeps millions of them
             if best <= alpha0:
@@ -163,5 +159,8 @@ class Solver:
         return best
 
 
-def _weight(move: int) -> int:
-    return PIPS[move >> 1] if move >= 0 else -1
+_CUT: Final = 32
+"""What a cut adds to a move's rank: more than any difference of weight."""
+_HEAVIEST: Final = tuple(PIPS[m >> 1] + 1 if m < 56 else 0 for m in range(_WIDTH))
+"""Each move's rank before any cut, by its search code (a tile twice, one per end; PASS and DRAW
+index from the end, at 0): the heaviest first."""
