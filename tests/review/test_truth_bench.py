@@ -1,0 +1,46 @@
+"""The Repaso's truth bench keeps its exact references in a file, so that variants of the
+Repaso are judged against the same reference: the kept file must be what the next run reads."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "repaso_truth.py"
+SMALL = ["--hands", "1", "--deals", "20", "--modes", "venezuela", "--min-line", "9"]
+
+
+def run(*args: str) -> list[str]:
+    """The lines that judge one decision each."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH), *SMALL, *args], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return [line for line in done.stdout.splitlines() if line.startswith("venezuela ")]
+
+
+@pytest.mark.slow
+def test_references_are_kept_and_read_back_and_decisions_can_be_shared(tmp_path: Path) -> None:
+    kept = tmp_path / "references.json"
+    first = run("--per-mode", "2", "--references", str(kept))
+    assert len(first) == 2
+    references = json.loads(kept.read_text())
+    assert len(references) == 2
+    assert all(key.endswith(", 20 deals") for key in references)
+    assert all(len(r["means"]) == len(r["gap_se"]) >= 2 for r in references.values())
+    # Read back, not solved again: the same judgement...
+    assert run("--per-mode", "2", "--references", str(kept)) == first
+    # ...and a reference changed in the file changes the judgement: every move worth 100 tantos
+    # more, the Repaso's values are about 100 from it.
+    key = next(iter(references))
+    references[key]["means"] = [m + 100 for m in references[key]["means"]]
+    kept.write_text(json.dumps(references))
+    (changed,) = run("--per-mode", "1", "--references", str(kept))
+    difference = float(changed.split("mean |difference| ")[1].split(",")[0])
+    assert difference > 90
+    # The second decision alone, as a second process would take it.
+    assert run("--skip", "1", "--per-mode", "1", "--references", str(kept)) == first[1:]
