@@ -23,6 +23,9 @@ from its best (within 2 standard errors).
 The references are the slow part: ``--references FILE`` keeps them in a JSON file (read when it
 exists, the missing ones solved and added), so that variants of the Repaso are compared with
 the same reference in runs of their own; ``--skip`` lets two processes share the decisions.
+``--against-seed N`` judges a second reference (another seed; ``--against-deals``, another size)
+in the Repaso's place: how often two references agree is as much as any method can be seen to
+agree with one.
 """
 
 from __future__ import annotations
@@ -77,6 +80,26 @@ def reference(view: SeatView, deals: int, seed: int) -> Reference:
     return Reference(means, gap_se)
 
 
+def kept_reference(
+    kept: dict[str, dict[str, list[float]]],
+    file: Path | None,
+    key: str,
+    view: SeatView,
+    deals: int,
+    index: int,
+    seed: int,
+) -> Reference:
+    """The reference of ``deals`` deals of the decision ``key`` (its move's ``index`` in the
+    hand, plus ``seed``, seeds it) from ``kept``, or else solved and kept (in ``file`` too, if
+    named)."""
+    key = f"{key}, {deals} deals" + (f", seed {seed}" if seed else "")
+    if key not in kept:
+        kept[key] = asdict(reference(view, deals, index + seed))
+        if file is not None:
+            file.write_text(json.dumps(kept, indent=1))
+    return Reference(**kept[key])
+
+
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson interval of a share."""
     p = hits / n
@@ -108,8 +131,17 @@ def main() -> None:
     )
     parser.add_argument("--skip", type=int, default=0, help="a mode's first decisions left out")
     parser.add_argument("--references", type=Path, help="a JSON file of references, kept")
+    parser.add_argument("--seed", type=int, default=0, help="added to each reference's seed")
+    parser.add_argument("--against-deals", type=int, help="the second reference's deals")
+    parser.add_argument(
+        "--against-seed",
+        type=int,
+        help="judge a second reference, of this seed, instead of the Repaso: how far two "
+        "references of the same size differ (the measure's own noise)",
+    )
     args = parser.parse_args()
     kept: dict[str, dict[str, list[float]]] = {}
+    against_deals = args.deals if args.against_deals is None else args.against_deals
     if args.references is not None and args.references.exists():
         kept = json.loads(args.references.read_text())
     level = PRECISIONS[args.precision]
@@ -138,42 +170,45 @@ def main() -> None:
                 break
             if number < args.skip:
                 continue
-            key = f"{preset} {name}, {args.deals} deals"
-            if key in kept:
-                ref = Reference(**kept[key])
-            else:
-                ref = reference(view, args.deals, index)
-                if args.references is not None:
-                    kept[key] = asdict(ref)
-                    args.references.write_text(json.dumps(kept, indent=1))
-            found = evaluate(view, level)
-            solved_share.append(found.exact_samples / found.samples)
+            given = (kept, args.references, f"{preset} {name}", view)
+            ref = kept_reference(*given, args.deals, index, args.seed)
             moves = [m for _, m in candidates(view)]
-            mine = {m.move: m for m in found.moves}
+            if args.against_seed is None:
+                found = evaluate(view, level)
+                solved_share.append(found.exact_samples / found.samples)
+                judged = [found.of(m) for m in moves]
+                values = [m.points.mean for m in judged]
+                chosen = moves.index(found.best.move)
+                costs = [m.cost.mean for m in judged]
+                mistaken = [m.verdict == MISTAKE for m in judged]
+                work = f"{found.exact_samples}/{found.samples} deals solved"
+            else:
+                values = kept_reference(*given, against_deals, index, args.against_seed).means
+                chosen = max(range(len(moves)), key=lambda i: values[i])
+                costs = [values[chosen] - v for v in values]
+                mistaken = [False] * len(moves)
+                work = f"judged: the reference of {against_deals} deals, seed {args.against_seed}"
             means = ref.means
-            diffs = [abs(mine[m].points.mean - means[i]) for i, m in enumerate(moves)]
+            diffs = [abs(values[i] - means[i]) for i in range(len(moves))]
             best_ref = max(means)
-            chosen = moves.index(found.best.move)
             loss = best_ref - means[chosen]
             same = loss <= 1e-9
             agree.append(same)
             agree_noise.append(loss <= 2 * ref.gap_se[chosen])
             agree_tantos.append(loss <= 1.0)
             gaps.append(statistics.fmean(diffs))
-            for i, m in enumerate(moves):
-                mv = mine[m]
+            for i in range(len(moves)):
                 ref_cost = means[chosen] - means[i]
-                if m != found.best.move:
-                    cost_gaps.append(abs(mv.cost.mean - ref_cost))
-                if mv.verdict == MISTAKE:
+                if i != chosen:
+                    cost_gaps.append(abs(costs[i] - ref_cost))
+                if mistaken[i]:
                     mistakes += 1
                     # within the reference's uncertainty of the best move's value
                     unconfirmed += best_ref - means[i] <= 2 * ref.gap_se[i]
             print(f"{preset} {name}: "
                   f"{'same best' if same else 'other best'} (reference loses "
                   f"{loss:.1f} ± {ref.gap_se[chosen]:.1f}), mean |difference| "
-                  f"{gaps[-1]:.1f}, {found.exact_samples}/{found.samples} deals "
-                  "solved", flush=True)  # fmt: skip
+                  f"{gaps[-1]:.1f}, {work}", flush=True)  # fmt: skip
     if not agree:
         print("no decision in that phase")
         return
@@ -183,6 +218,9 @@ def main() -> None:
     low3, high3 = wilson(sum(agree_tantos), n)
     g_low, g_high = mean_interval(gaps)
     # (one decision of two moves gives a single cost: it is its own 90th percentile)
+    solved = ""
+    if solved_share:
+        solved = f"deals solved {100 * statistics.fmean(solved_share):.0f}% on average; "
     p90 = statistics.quantiles(cost_gaps, n=10)[-1] if len(cost_gaps) > 1 else max(cost_gaps)
     print(f"{n} decisions: best move as the reference's in {sum(agree)} ({100 * sum(agree) / n:.0f}"
           f"%, 95% {100 * low:.0f}-{100 * high:.0f}%), within 2 of the reference's standard errors "
@@ -193,7 +231,7 @@ def main() -> None:
           f"|difference| {statistics.fmean(cost_gaps):.2f}, 90th percentile "
           f"{p90:.2f}; {mistakes} «mistake» labels, "
           f"{unconfirmed} of them within 2 of the reference's standard errors of its best; "
-          f"deals solved {100 * statistics.fmean(solved_share):.0f}% on average; "
+          f"{solved}"
           f"{time.process_time() - start:.0f} CPU s")  # fmt: skip
 
 

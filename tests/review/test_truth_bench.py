@@ -44,3 +44,18 @@ def test_references_are_kept_and_read_back_and_decisions_can_be_shared(tmp_path:
     assert difference > 90
     # The second decision alone, as a second process would take it.
     assert run("--skip", "1", "--per-mode", "1", "--references", str(kept)) == first[1:]
+
+
+@pytest.mark.slow
+def test_a_reference_judged_against_itself_agrees_and_against_another_seed_differs(
+    tmp_path: Path,
+) -> None:
+    kept = str(tmp_path / "references.json")
+    itself = run("--per-mode", "2", "--references", kept, "--against-seed", "0")
+    assert len(itself) == 2
+    assert all("same best (reference loses 0.0" in line for line in itself)
+    assert all("mean |difference| 0.0," in line for line in itself)
+    other = run("--per-mode", "2", "--references", kept, "--against-seed", "7")
+    assert all("judged: the reference of 20 deals, seed 7" in line for line in other)
+    assert any("mean |difference| 0.0," not in line for line in other)
+    assert len(json.loads(Path(kept).read_text())) == 4  # two decisions, two seeds each
