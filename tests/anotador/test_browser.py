@@ -194,3 +194,51 @@ def test_the_rules_form_is_the_servers_description(
     expect(options.locator("[name=first_lead]")).to_have_value("sorteo")
     expect(page.locator("#seats-fields input")).to_have_count(4)
     context.close()
+
+
+def test_the_bar_answers_from_the_moment_it_shows(
+    browser: object, sqlite_server: ServerProcess
+) -> None:
+    """A tap on «Dominó» made the instant the bar appears opens the hand: the page shows the
+    sheet only once it is loaded and its buttons listen. (The tap is made by the page itself, in
+    the same turn of its event loop as the bar appearing, which no test's polling could match.)"""
+    from playwright.sync_api import expect
+
+    from tests.anotador.test_api import new_mesa
+
+    code = new_mesa(sqlite_server)["code"]
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.add_init_script(
+        """addEventListener("DOMContentLoaded", () => {
+            const bar = document.getElementById("bar");
+            new MutationObserver((_, watcher) => {
+              if (bar.hidden) return;
+              watcher.disconnect();
+              document.getElementById("btn-domino").click();
+            }).observe(bar, { attributes: true });
+          });"""
+    )
+    page.goto(f"{sqlite_server.url}/anotador/?mesa={code}")
+    expect(page.locator("#entry")).to_be_visible()
+    expect(page.get_by_test_id("who").get_by_role("button")).to_have_text(
+        ["Ana", "Beto", "Carla", "Diego"]
+    )
+    context.close()
+
+
+def test_a_code_the_server_does_not_know_is_said_in_spanish(
+    browser: object, sqlite_server: ServerProcess
+) -> None:
+    """A mistyped mesa code leads to the page where a mesa is made, which says that no such mesa
+    exists, instead of an empty sheet whose buttons do nothing."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(f"{sqlite_server.url}/anotador/?mesa=ZZZZZZ")
+    expect(page.locator("#setup-error")).to_contain_text("No existe la mesa «ZZZZZZ»")
+    expect(page.get_by_role("button", name="Crear mesa")).to_be_visible()
+    expect(page.locator("#sheet")).to_be_hidden()
+    expect(page.locator("#bar")).to_be_hidden()
+    context.close()

@@ -73,7 +73,12 @@ const ruleWord = (key, fallback) => gameWords[lang]?.[key] ?? gameWords.es[key] 
 
 let draft = null; // the rules being set up: {preset, options}
 
-async function showSetup() {
+function setupProblem(message) {
+  $("setup-error").textContent = message;
+  $("setup").prepend($("setup-error"));
+}
+
+async function showSetup(problem = null) {
   $("setup").hidden = false;
   $("title").textContent = t("title");
   try {
@@ -81,11 +86,11 @@ async function showSetup() {
   } catch (error) {
     // No network (or no server): a new mesa needs the server, the mesas already made do not.
     $("setup-form").hidden = true;
-    $("setup-error").textContent = error instanceof TypeError ? t("setup_offline") : error.message;
-    $("setup").prepend($("setup-error"));
+    setupProblem(error instanceof TypeError ? t("setup_offline") : error.message);
     showRecent();
     return;
   }
+  if (problem) setupProblem(problem);
   const select = $("preset");
   for (const name of Object.keys(presets.presets)) select.append(el("option", { value: name }));
   select.value = regionalPreset(presets);
@@ -356,18 +361,18 @@ async function send(action) {
 }
 
 async function showSheet() {
-  $("sheet").hidden = false;
   if (watch) {
+    $("sheet").hidden = false;
     document.body.classList.add("readonly");
     return follow();
   }
-  $("bar").hidden = false;
-  await loadSheet();
+  try {
+    await loadSheet();
+  } catch (error) {
+    // A code the server does not know: said where a mesa is made, not on an empty sheet.
+    return showSetup(error.message);
+  }
   outbox = new Outbox(code, report);
-  render();
-  outbox.flush(lang);
-  addEventListener("online", () => outbox.flush(lang));
-  setInterval(() => outbox.items.length && outbox.flush(lang), 3000);
   $("btn-domino").addEventListener("click", () => openHand("domino"));
   $("btn-tranque").addEventListener("click", () => openHand("tranque"));
   $("btn-adjust").addEventListener("click", () => openAdjust());
@@ -376,6 +381,14 @@ async function showSheet() {
   $("entry-cancel").addEventListener("click", () => $("entry").close());
   $("line-close").addEventListener("click", () => $("line-dialog").close());
   $("menu-close").addEventListener("click", () => $("menu").close());
+  // Shown only now, with the sheet loaded and its buttons answering: a tap made as soon as the
+  // bar appears is never lost.
+  render();
+  $("sheet").hidden = false;
+  $("bar").hidden = false;
+  outbox.flush(lang);
+  addEventListener("online", () => outbox.flush(lang));
+  setInterval(() => outbox.items.length && outbox.flush(lang), 3000);
 }
 
 async function follow() {
