@@ -217,10 +217,10 @@ def main() -> None:
     low2, high2 = wilson(sum(agree_noise), n)
     low3, high3 = wilson(sum(agree_tantos), n)
     g_low, g_high = mean_interval(gaps)
-    # (one decision of two moves gives a single cost: it is its own 90th percentile)
     solved = ""
     if solved_share:
         solved = f"deals solved {100 * statistics.fmean(solved_share):.0f}% on average; "
+    # (one decision of two moves gives a single cost: it is its own 90th percentile)
     p90 = statistics.quantiles(cost_gaps, n=10)[-1] if len(cost_gaps) > 1 else max(cost_gaps)
     print(f"{n} decisions: best move as the reference's in {sum(agree)} ({100 * sum(agree) / n:.0f}"
           f"%, 95% {100 * low:.0f}-{100 * high:.0f}%), within 2 of the reference's standard errors "
