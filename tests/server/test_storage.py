@@ -25,7 +25,7 @@ from fichaflow.server.fairness import new_seed
 from fichaflow.server.mesa import Mesa
 from fichaflow.server.protocol import CreateMesa, Join, MesaOptions
 from fichaflow.server.service import TableService
-from fichaflow.storage import make_engine, migrate
+from fichaflow.storage import make_engine, migrate, reading
 
 BOTS = ["tirafichas", "tirapuntos", "acuestafichas"]
 
@@ -124,6 +124,39 @@ def test_a_sqlite_transaction_that_reads_then_writes_outlasts_a_write_in_between
     with engine.connect() as connection:
         rows = connection.execute(text("SELECT who FROM notes ORDER BY rowid")).scalars().all()
     assert rows == ["first", "other"]
+    engine.dispose()
+
+
+def test_a_sqlite_read_does_not_hold_up_a_write(tmp_path: Path) -> None:
+    """A read (an export, a torneo's standings, a session's cookie) took the write lock like any
+    transaction, and a move's commit waited for it to end. A read now holds no lock: a write
+    lands while the read is still open, and the read keeps seeing the database as it began."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'fichaflow.sqlite3'}")
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE notes (who TEXT)"))
+    landed = threading.Event()
+    failures: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            with engine.begin() as connection:
+                connection.execute(text("INSERT INTO notes VALUES ('move')"))
+            landed.set()
+        except BaseException as exc:  # (reported below, on the test's thread)
+            failures.append(exc)
+
+    with reading(engine) as read:
+        assert read.execute(text("SELECT count(*) FROM notes")).scalar() == 0
+        thread = threading.Thread(target=writer)
+        thread.start()
+        # The read stays open until the write lands, or for longer than the busy timeout (5 s)
+        # after which a write held up by it fails with «database is locked».
+        assert landed.wait(8), failures
+        assert read.execute(text("SELECT count(*) FROM notes")).scalar() == 0
+    thread.join(10)
+    assert failures == []
+    with reading(engine) as read:
+        assert read.execute(text("SELECT who FROM notes")).scalars().all() == ["move"]
     engine.dispose()
 
 

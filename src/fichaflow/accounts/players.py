@@ -24,7 +24,7 @@ from fichaflow.core.rules import Mode
 from fichaflow.http import ErrorRoute, is_code
 from fichaflow.ratings import NEW_PLAYER, Rating, Side, rate_partida, shown
 from fichaflow.ratings.bots import bot_rating, bot_ratings
-from fichaflow.storage import Database
+from fichaflow.storage import Database, reading
 
 RATINGS = cast(Table, RatingRow.__table__)
 PLAYED = cast(Table, PlayedRow.__table__)
@@ -177,7 +177,7 @@ def _record(
 
 def shown_ratings(engine: Engine, account: str) -> dict[str, int]:
     """The account's shown rating per mode it has played rated (for the lobby)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             select(RATINGS.c.mode, RATINGS.c.mu).where(RATINGS.c.account == account)
         ).all()
@@ -187,7 +187,7 @@ def shown_ratings(engine: Engine, account: str) -> dict[str, int]:
 def leaderboard(engine: Engine, mode: Mode) -> dict[str, Any]:
     """The mode's players by rating, strongest first, settled ones before provisional ones,
     with the measured bots among them on the same scale (their ratings fixed)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             select(RATINGS, ACCOUNTS.c.name)
             .join(ACCOUNTS, ACCOUNTS.c.id == RATINGS.c.account)
@@ -223,7 +223,7 @@ def leaderboard(engine: Engine, mode: Mode) -> dict[str, Any]:
 def player(engine: Engine, account: str) -> dict[str, Any] | None:
     """An account's name, its ratings per mode and its newest partidas (None: no such
     account)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         found = connection.execute(
             select(ACCOUNTS.c.name, ACCOUNTS.c.created_at).where(ACCOUNTS.c.id == account)
         ).first()

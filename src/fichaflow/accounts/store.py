@@ -24,6 +24,7 @@ from fichaflow.accounts.tables import (
     RecoveryCodeRow,
     SessionRow,
 )
+from fichaflow.storage import reading
 
 SESSION_DAYS: Final = 30
 RECOVERY_CODES: Final = 10
@@ -186,7 +187,7 @@ def new_account_id() -> str:
 
 
 def find_by_name(engine: Engine, name: str) -> Account | None:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(
             select(ACCOUNTS).where(ACCOUNTS.c.name_key == name_key(name))
         ).first()
@@ -194,7 +195,7 @@ def find_by_name(engine: Engine, name: str) -> Account | None:
 
 
 def account(engine: Engine, account_id: str) -> Account:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(select(ACCOUNTS).where(ACCOUNTS.c.id == account_id)).one()
     return _account(row)
 
@@ -206,7 +207,7 @@ def sign_in(engine: Engine, account: str) -> NewSession:
 
 def session(engine: Engine, token: str) -> Session | None:
     """The live session whose cookie carries ``token``, with its account."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(
             select(SESSIONS, ACCOUNTS)
             .join(ACCOUNTS, ACCOUNTS.c.id == SESSIONS.c.account)
@@ -234,7 +235,7 @@ def replace_recovery_codes(engine: Engine, account: str, codes: list[str]) -> No
 
 
 def codes_left(engine: Engine, account: str) -> int:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         count = connection.execute(
             select(func.count()).select_from(CODES).where(CODES.c.account == account)
         ).scalar_one()
@@ -263,7 +264,7 @@ def recover(
 
 def problemas_allowed(engine: Engine, account: str) -> bool:
     """Whether the player allows their partidas to be used for problemas."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         found = connection.execute(
             select(ACCOUNTS.c.problemas).where(ACCOUNTS.c.id == account)
         ).scalar()
@@ -331,7 +332,7 @@ def add_passkey(engine: Engine, passkey: Passkey, challenge: str) -> bool:
 
 
 def passkey(engine: Engine, credential_id: str) -> Passkey | None:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(select(PASSKEYS).where(PASSKEYS.c.id == credential_id)).first()
     if row is None:
         return None
@@ -339,7 +340,7 @@ def passkey(engine: Engine, credential_id: str) -> Passkey | None:
 
 
 def passkey_ids(engine: Engine, account: str) -> list[str]:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(select(PASSKEYS.c.id).where(PASSKEYS.c.account == account))
         return [row.id for row in rows]
 
@@ -380,7 +381,7 @@ def new_challenge(
 
 def challenge(engine: Engine, key: str, purpose: str) -> Challenge | None:
     """The live challenge ``key`` of a ceremony for ``purpose``."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(
             select(CHALLENGES).where(
                 CHALLENGES.c.id == key,
@@ -418,7 +419,7 @@ def link_person(engine: Engine, account: str, mesa: str, person: int, name: str)
 
 
 def linked(engine: Engine, account: str) -> list[dict[str, Any]]:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             select(LINKS).where(LINKS.c.account == account).order_by(LINKS.c.linked_at)
         ).all()
@@ -442,7 +443,7 @@ def export(
     """Everything kept about the player, secrets apart (no hash of a password, token or code is
     of any use to the player, and each would help a thief): the accounts' rows, the ratings and
     partidas, and every other service's rows (``also``), read in one transaction."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         more: dict[str, Any] = players.exported(connection, account.id)
         for rows in also:
             more.update(rows(connection, account.id))

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from fichaflow.anotador.entries import Action, Change, dump_change, load_change
 from fichaflow.anotador.mesa import MesaSetup
 from fichaflow.core.names import NAME_MAX
-from fichaflow.storage import Base
+from fichaflow.storage import Base, reading
 
 CODE_LENGTH = 32
 KEY_LENGTH = 64
@@ -161,7 +161,7 @@ def rename(connection: Connection, code: str, names: Mapping[str, str]) -> str |
 
 def version(engine: Engine, code: str) -> int:
     """How many actions the mesa's log holds as stored now (its sheet's version)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         found = connection.execute(
             select(func.max(AnotadorActionRow.number)).where(AnotadorActionRow.mesa == code)
         ).scalar()
@@ -170,7 +170,7 @@ def version(engine: Engine, code: str) -> int:
 
 def load(engine: Engine, code: str | None = None, watch: str | None = None) -> StoredMesa | None:
     """A mesa and its whole log, by its code or by its read-only code."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         query = select(AnotadorMesaRow)
         if code is not None:
             query = query.where(AnotadorMesaRow.code == code)

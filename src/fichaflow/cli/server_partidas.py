@@ -36,7 +36,7 @@ from fichaflow.server.fairness import verify_record
 from fichaflow.server.mesa import Mesa
 from fichaflow.server.models import PartidaRow, PersonRow, SeatRow
 from fichaflow.server.storage import load_mesa
-from fichaflow.storage.database import make_engine
+from fichaflow.storage.database import make_engine, reading
 
 NEEDED = ("partidas", "player_partidas", "trainer_mined_puzzles", "trainer_mined_players")
 """The tables the miner reads and writes: a server's database, migrated by ``fichaflow serve``."""
@@ -122,7 +122,7 @@ class Eligible:
     @classmethod
     def read(cls, engine: Engine, done: set[tuple[str, int]]) -> Eligible:
         out = cls()
-        with engine.connect() as connection:
+        with reading(engine) as connection:
             finished = connection.execute(
                 select(PartidaRow.mesa, PartidaRow.number, PartidaRow.players)
                 .where(PartidaRow.finished_at.is_not(None), PartidaRow.winner.is_not(None))

@@ -8,6 +8,7 @@ import time
 from sqlalchemy import Engine, insert, select, update
 
 from fichaflow.server.models import MesaRow, NodeRow
+from fichaflow.storage import reading
 
 
 def _ms() -> int:
@@ -27,7 +28,7 @@ def register(engine: Engine, name: str, url: str) -> None:
 def holder(engine: Engine, code: str, me: str) -> str | None:
     """The address of the server holding mesa ``code``'s lease, if another than ``me`` holds it
     and it has not run out (None otherwise: free, run out, ours, unknown, or no address)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(
             select(NodeRow.url)
             .join(MesaRow, MesaRow.owner == NodeRow.name)

@@ -15,6 +15,7 @@ from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.mesa import token_hash
 from fichaflow.server.models import ChatReportRow, PartidaRow, PersonRow
 from fichaflow.server.service import TableService
+from fichaflow.storage import reading
 
 
 async def person_of(service: TableService, code: str, token: str) -> tuple[int, str]:
@@ -142,7 +143,7 @@ def _renamed(engine: Engine, held: dict[str, dict[int, str]]) -> list[str]:
     those people otherwise."""
     codes = list(held)
     renamed: list[str] = []
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         for start in range(0, len(codes), RENAMED_CHUNK):
             rows = connection.execute(
                 select(PersonRow.mesa, PersonRow.id, PersonRow.name).where(

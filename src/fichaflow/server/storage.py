@@ -38,7 +38,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server import changes as ch
 from fichaflow.server.models import HandRow, MesaRow, MoveRow, PartidaRow, PersonRow, SeatRow
-from fichaflow.storage import Database
+from fichaflow.storage import Database, reading
 
 log = logging.getLogger(__name__)
 
@@ -491,7 +491,7 @@ def _snapshot(connection: Connection, mesa: Row[Any], partida: int | None) -> ch
 
 
 def load_mesa(engine: Engine, code: str, partida: int | None = None) -> ch.MesaSnapshot | None:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         mesa = connection.execute(select(MesaRow).where(MesaRow.code == code)).first()
         return None if mesa is None else _snapshot(connection, mesa, partida)
 

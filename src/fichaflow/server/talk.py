@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.server.models import ChatBlockRow, ChatReportRow
+from fichaflow.storage import reading
 
 PHRASES: Final = (
     "buena",
@@ -213,7 +214,7 @@ def store_report(engine: Engine, report: Report) -> None:
 
 def stored_blocks(engine: Engine, account: str) -> set[str]:
     """The accounts ``account`` blocked."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             select(ChatBlockRow.blocked).where(ChatBlockRow.blocker == account)
         ).scalars()

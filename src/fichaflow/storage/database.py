@@ -8,8 +8,9 @@ hand as plain DDL, so they import no service's models.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,6 +23,8 @@ T = TypeVar("T")
 MIGRATIONS = Path(__file__).parent / "migrations"
 CONNECT_TIMEOUT = 5
 """Seconds a new connection to a database server may take before it counts as failed."""
+READ_ONLY = "fichaflow_read_only"
+"""The execution option that marks a connection of :func:`reading`."""
 IDLE_IN_TRANSACTION_MS = 10_000
 """PostgreSQL ends a transaction of ours left idle this long (none is, unless its server is
 stopped): its locks would hold up every other server."""
@@ -78,9 +81,24 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
         # the busy timeout. A deferred one that reads first and writes after fails at once with
         # «database is locked» if another connection wrote in between (WAL cannot move its
         # snapshot on), and no busy timeout helps: a move or a sign-up refused for nothing.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # A transaction that only reads never meets that, and in WAL mode a reader and the
+        # writer go on together: it begins deferred, holding no lock.
+        if connection.get_execution_options().get(READ_ONLY):
+            connection.exec_driver_sql("BEGIN")
+        else:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+@contextmanager
+def reading(engine: Engine) -> Iterator[Connection]:
+    """A connection for reads only, in one transaction (one snapshot of the database). On SQLite
+    it takes no lock: a long read (an export, a torneo's standings) does not hold up the moves
+    being stored meanwhile, as a transaction that may write would."""
+    with engine.connect() as connection:
+        connection.execution_options(**{READ_ONLY: True})
+        yield connection
 
 
 MIGRATION_LOCK = 0x46696368  # "Fich": the advisory lock PostgreSQL migrations take

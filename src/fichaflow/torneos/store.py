@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from fichaflow.storage import Base
+from fichaflow.storage import Base, reading
 from fichaflow.torneo import model
 
 CODE_LENGTH = 32
@@ -213,7 +213,7 @@ def save(
 
 def load(engine: Engine, code: str | None = None, public: str | None = None) -> Stored | None:
     """A torneo and its whole log, by the organizer's code or by the public one."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         query = select(TorneoRow)
         if code is not None:
             query = query.where(TorneoRow.code == code)
@@ -234,7 +234,7 @@ def load(engine: Engine, code: str | None = None, public: str | None = None) -> 
 def version_of(engine: Engine, public: str) -> int | None:
     """The version of the torneo with this public code (one small query: what a page that
     follows the standings asks every few seconds)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         found = connection.execute(
             select(TorneoRow.version).where(TorneoRow.public == public)
         ).scalar()
@@ -242,7 +242,7 @@ def version_of(engine: Engine, public: str) -> int | None:
 
 
 def signup(engine: Engine, code: str) -> Signup:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(select(SignupRow).where(SignupRow.torneo == code)).first()
         return Signup() if row is None else Signup(row.open, row.capacity)
 
@@ -261,7 +261,7 @@ def set_signup(engine: Engine, code: str, value: Signup) -> None:
 
 
 def entrant_of_account(engine: Engine, code: str, account: str) -> int | None:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         found = connection.execute(
             select(AccountRow.entrant).where(
                 AccountRow.torneo == code, AccountRow.account == account
@@ -447,7 +447,7 @@ def _online(row: Any) -> OnlineTable:
 
 def mesas_of(engine: Engine, code: str) -> list[OnlineTable]:
     """The torneo's tables played online, by round and table."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             select(MesaRow).where(MesaRow.torneo == code).order_by(MesaRow.round, MesaRow.table)
         )
@@ -456,7 +456,7 @@ def mesas_of(engine: Engine, code: str) -> list[OnlineTable]:
 
 def mesa(engine: Engine, code: str) -> OnlineTable | None:
     """The torneo table the game mesa ``code`` is, if any."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(select(MesaRow).where(MesaRow.mesa == code)).first()
         return None if row is None else _online(row)
 
@@ -495,7 +495,7 @@ def _sheet(row: Any) -> Sheet:
 
 def sheets_of(engine: Engine, code: str) -> list[Sheet]:
     """The torneo's tables kept in the anotador, by round and table."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             select(SheetRow).where(SheetRow.torneo == code).order_by(SheetRow.round, SheetRow.table)
         )
@@ -503,7 +503,7 @@ def sheets_of(engine: Engine, code: str) -> list[Sheet]:
 
 
 def sheet_of(engine: Engine, code: str, round_number: int, table: int) -> Sheet | None:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(
             select(SheetRow).where(
                 SheetRow.torneo == code, SheetRow.round == round_number, SheetRow.table == table

@@ -15,7 +15,7 @@ from sqlalchemy import JSON, Connection, DateTime, Engine, Integer, String, dele
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.problemas import Puzzle
-from fichaflow.storage import Base
+from fichaflow.storage import Base, reading
 
 
 class MinedPuzzleRow(Base):
@@ -53,13 +53,13 @@ class MinedPlayerRow(Base):
 
 def mined_partidas(engine: Engine) -> set[tuple[str, int]]:
     """Every partida mined already (mesa code, number)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(select(MinedPartidaRow.mesa, MinedPartidaRow.partida))
         return {(r.mesa, int(r.partida)) for r in rows}
 
 
 def stored_ids(engine: Engine) -> set[str]:
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         return set(connection.execute(select(MinedPuzzleRow.puzzle)).scalars())
 
 
@@ -112,7 +112,7 @@ def load(engine: Engine, only: Collection[str] | None = None) -> list[Puzzle]:
     query = select(MinedPuzzleRow.data)
     if only is not None:
         query = query.where(MinedPuzzleRow.puzzle.in_(list(only)))
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             query.order_by(MinedPuzzleRow.mined_at, MinedPuzzleRow.puzzle)
         ).scalars()

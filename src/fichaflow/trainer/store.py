@@ -32,7 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fichaflow.ratings.model import NEW_PLAYER, Rating
-from fichaflow.storage import Base
+from fichaflow.storage import Base, reading
 
 HISTORY: Final = 50
 """How many of a player's latest attempts the history shows."""
@@ -105,7 +105,7 @@ def _now() -> datetime:
 
 def player(engine: Engine, account: str) -> Standing:
     """A signed-in player's puzzle rating and streaks (a new player's when none is kept)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         row = connection.execute(
             select(
                 TrainerPlayerRow.mu,
@@ -123,7 +123,7 @@ def player(engine: Engine, account: str) -> Standing:
 
 def puzzle_ratings(engine: Engine) -> dict[str, Rating]:
     """Every puzzle rated so far (a puzzle never tried has no row: its starting rating)."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             select(
                 TrainerPuzzleRow.puzzle,
@@ -281,7 +281,7 @@ def _attempt_json(row: Any) -> dict[str, Any]:
 
 def history(engine: Engine, account: str, limit: int = HISTORY) -> list[dict[str, Any]]:
     """A signed-in player's latest attempts, newest first."""
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         rows = connection.execute(
             select(TrainerAttemptRow)
             .where(TrainerAttemptRow.account == account)
