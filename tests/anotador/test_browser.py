@@ -227,11 +227,11 @@ def test_the_bar_answers_from_the_moment_it_shows(
     context.close()
 
 
-def test_a_code_the_server_does_not_know_is_said_in_spanish(
+def test_a_code_the_server_does_not_know_is_said_in_the_players_language(
     browser: object, sqlite_server: ServerProcess
 ) -> None:
     """A mistyped mesa code leads to the page where a mesa is made, which says that no such mesa
-    exists, instead of an empty sheet whose buttons do nothing."""
+    exists (in the player's language), instead of an empty sheet whose buttons do nothing."""
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")  # type: ignore[attr-defined]
@@ -241,4 +241,8 @@ def test_a_code_the_server_does_not_know_is_said_in_spanish(
     expect(page.get_by_role("button", name="Crear mesa")).to_be_visible()
     expect(page.locator("#sheet")).to_be_hidden()
     expect(page.locator("#bar")).to_be_hidden()
+    # ... and in English to a player who chose it.
+    page.evaluate("localStorage.setItem('fichaflow.lang', 'en')")
+    page.reload()
+    expect(page.locator("#setup-error")).to_contain_text("There is no mesa «ZZZZZZ»")
     context.close()

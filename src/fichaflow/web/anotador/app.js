@@ -55,10 +55,13 @@ function translateStatic() {
   $("lang").lang = lang === "es" ? "en" : "es";
 }
 
+// A refusal in the page's language (the server sends both).
+const errorMessage = (error) => (lang === "en" ? error.message_en : error.message);
+
 async function getJSON(url) {
   const response = await fetch(url);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error ? data.error.message : response.statusText);
+  if (!response.ok) throw new Error(data.error ? errorMessage(data.error) : response.statusText);
   return data;
 }
 
@@ -228,7 +231,7 @@ async function createMesa(event) {
   });
   const data = await response.json();
   if (!response.ok) {
-    $("setup-error").textContent = lang === "en" ? data.error.message_en : data.error.message;
+    $("setup-error").textContent = errorMessage(data.error);
     return;
   }
   const recent = JSON.parse(localStorage.getItem("fichaflow-anotador-mesas") || "[]");
@@ -346,7 +349,7 @@ function report(news) {
   if (news.offline !== undefined) offline = news.offline;
   if (news.state) keep(news.state);
   if (news.error) {
-    const message = lang === "en" ? news.error.message_en : news.error.message;
+    const message = errorMessage(news.error);
     report.lastError = { key: news.item.key, message };
     toast(t("not_saved", { msg: message }));
   }
