@@ -7,13 +7,14 @@ import asyncio
 import random
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
 from fichaflow.core.errors import FichaFlowError
@@ -23,6 +24,7 @@ from fichaflow.server import storage, wire
 from fichaflow.server.botpool import LocalBotPool
 from fichaflow.server.fairness import new_seed
 from fichaflow.server.mesa import Mesa
+from fichaflow.server.models import MesaRow, MoveRow
 from fichaflow.server.protocol import CreateMesa, Join, MesaOptions
 from fichaflow.server.service import TableService
 from fichaflow.storage import make_engine, migrate, reading
@@ -263,6 +265,50 @@ def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path) -> None:
         db.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("one_statement", [True, False], ids=["one-statement", "row-by-row"])
+def test_a_large_group_is_written_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_statement: bool
+) -> None:
+    """The writer's group, with more mesas than one statement takes (SQLite's single statements,
+    or a row at a time where SQLite is older): every move stored as played, each mesa's version
+    set to its last action's and its lease renewed; with one mesa behind, nothing of the group."""
+    monkeypatch.setattr(storage, "SQLITE_ONE_STATEMENT", one_statement)
+    engine = make_engine(f"sqlite:///{tmp_path / 'group.sqlite3'}")
+    migrate(engine)
+    codes = [f"m{n:03}" for n in range(250)]
+    storage.commit(engine, [ch.NewMesa(code, {"preset": "venezuela"}, {}) for code in codes])
+
+    def group(first: int, fences: dict[str, int]) -> list[ch.Change]:
+        changes: list[ch.Change] = []
+        for seat, code in enumerate(codes):
+            for number in (first, first + 1):  # two actions of each mesa in the group
+                move = ch.NewMove(code, 1, 1, number, seat % 4, f"{number}-{seat % 7}", seat == 7)
+                changes += [move, ch.SetVersion(code, number, fences.get(code, 0))]
+        return changes
+
+    before = time.time() * 1000
+    with engine.begin() as connection:
+        storage.write_many(connection, group(1, {}))
+    with pytest.raises(storage.StaleMesa), engine.begin() as connection:
+        storage.write_many(connection, group(3, {"m180": 1}))  # m180's lease was taken since
+    with engine.connect() as connection:
+        moves = connection.execute(
+            select(MoveRow.mesa, MoveRow.number, MoveRow.seat, MoveRow.notation, MoveRow.timed_out)
+        ).all()
+        stamps = connection.execute(select(MoveRow.created_at)).scalars().all()
+        mesas = connection.execute(select(MesaRow.version, MesaRow.lease_until)).all()
+    expected = {
+        (code, number, seat % 4, f"{number}-{seat % 7}", seat == 7)
+        for seat, code in enumerate(codes)
+        for number in (1, 2)
+    }
+    assert {tuple(m) for m in moves} == expected and len(moves) == len(expected)
+    assert all(abs(s.timestamp() * 1000 - before) < 60_000 for s in stamps)
+    assert {version for version, _ in mesas} == {2}
+    assert all(until >= before + 29_000 for _, until in mesas)
+    engine.dispose()
 
 
 def test_a_commit_without_the_lease_or_behind_the_database_writes_nothing(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ the partida ineligible: a guest's partida is never used.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +36,7 @@ from fichaflow.server.fairness import verify_record
 from fichaflow.server.mesa import Mesa
 from fichaflow.server.models import PartidaRow, PersonRow, SeatRow
 from fichaflow.server.storage import load_mesa
-from fichaflow.storage.database import make_engine, reading
+from fichaflow.storage.database import in_chunks, make_engine, reading
 
 NEEDED = ("partidas", "player_partidas", "trainer_mined_puzzles", "trainer_mined_players")
 """The tables the miner reads and writes: a server's database, migrated by ``fichaflow serve``."""
@@ -106,11 +106,6 @@ def mining_lock(engine: Engine) -> Iterator[bool]:
                 connection.commit()
 
 
-def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:
-    for start in range(0, len(items), CHUNK):
-        yield items[start : start + CHUNK]
-
-
 @dataclass
 class Eligible:
     """The finished partidas not mined yet that every player allows (mesa code, number, the
@@ -133,7 +128,7 @@ class Eligible:
             played: dict[tuple[str, int], dict[int, str]] = {}
             chairs: dict[str, dict[int, tuple[int | None, str | None]]] = {}
             names: dict[str, set[str]] = {}
-            for some in _chunks(mesas):
+            for some in in_chunks(mesas, CHUNK):
                 for row in connection.execute(
                     select(
                         PlayedRow.mesa, PlayedRow.partida, PlayedRow.seat, PlayedRow.account
@@ -150,7 +145,7 @@ class Eligible:
                     names.setdefault(person.mesa, set()).add(person.name)
             accounts = sorted({a for seats in played.values() for a in seats.values()})
             allowed: set[str] = set()
-            for some in _chunks(accounts):
+            for some in in_chunks(accounts, CHUNK):
                 allowed |= allowing(connection, list(some))
         for p in todo:
             number = int(p.number)

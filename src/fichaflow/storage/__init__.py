@@ -7,6 +7,6 @@ database through a :class:`Database`. Nothing here knows a service's tables.
 """
 
 from fichaflow.storage.base import Base
-from fichaflow.storage.database import Database, make_engine, migrate, reading
+from fichaflow.storage.database import Database, in_chunks, make_engine, migrate, reading
 
-__all__ = ["Base", "Database", "make_engine", "migrate", "reading"]
+__all__ = ["Base", "Database", "in_chunks", "make_engine", "migrate", "reading"]

@@ -8,7 +8,7 @@ hand as plain DDL, so they import no service's models.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -99,6 +99,13 @@ def reading(engine: Engine) -> Iterator[Connection]:
     with engine.connect() as connection:
         connection.execution_options(**{READ_ONLY: True})
         yield connection
+
+
+def in_chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """``items`` a slice of at most ``size`` at a time: a statement's parameters stay within
+    what the database takes in one statement."""
+    for first in range(0, len(items), size):
+        yield items[first : first + size]
 
 
 MIGRATION_LOCK = 0x46696368  # "Fich": the advisory lock PostgreSQL migrations take
