@@ -5,6 +5,7 @@ exactly once when the network comes back. Screenshots go to the ``shots`` folder
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import httpx
@@ -231,16 +232,21 @@ def test_a_code_the_server_does_not_know_is_said_in_the_players_language(
     browser: object, sqlite_server: ServerProcess
 ) -> None:
     """A mistyped mesa code leads to the page where a mesa is made, which says that no such mesa
-    exists (in the player's language), instead of an empty sheet whose buttons do nothing."""
+    exists (in the player's language), instead of an empty sheet whose buttons do nothing; a
+    mesa of the recent list that the server no longer keeps leaves the list."""
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="es-ES")  # type: ignore[attr-defined]
     page = context.new_page()
+    page.goto(f"{sqlite_server.url}/anotador/")
+    recent = [{"code": "ZZZZZZ", "name": "La del club"}, {"code": "YYYYYY", "name": "En casa"}]
+    page.evaluate("(r) => localStorage.setItem('fichaflow-anotador-mesas', r)", json.dumps(recent))
     page.goto(f"{sqlite_server.url}/anotador/?mesa=ZZZZZZ")
     expect(page.locator("#setup-error")).to_contain_text("No existe la mesa «ZZZZZZ»")
     expect(page.get_by_role("button", name="Crear mesa")).to_be_visible()
     expect(page.locator("#sheet")).to_be_hidden()
     expect(page.locator("#bar")).to_be_hidden()
+    expect(page.locator("#recent-list li")).to_have_text(["En casa"])  # not «La del club»
     # ... and in English to a player who chose it.
     page.evaluate("localStorage.setItem('fichaflow.lang', 'en')")
     page.reload()

@@ -61,9 +61,18 @@ const errorMessage = (error) => (lang === "en" ? error.message_en : error.messag
 async function getJSON(url) {
   const response = await fetch(url);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error ? errorMessage(data.error) : response.statusText);
+  if (!response.ok) {
+    const refusal = new Error(data.error ? errorMessage(data.error) : response.statusText);
+    refusal.code = data.error?.code; // which refusal, for the page to act on
+    throw refusal;
+  }
   return data;
 }
+
+// The mesas made on this device, newest last, for the «recent» list of the setup page.
+const RECENT = "fichaflow-anotador-mesas";
+const recentMesas = () => JSON.parse(localStorage.getItem(RECENT) || "[]");
+const keepRecent = (mesas) => localStorage.setItem(RECENT, JSON.stringify(mesas));
 
 // --- setting up a mesa ------------------------------------------------------------------------
 
@@ -109,7 +118,7 @@ async function showSetup(problem = null) {
 }
 
 function showRecent() {
-  const recent = JSON.parse(localStorage.getItem("fichaflow-anotador-mesas") || "[]");
+  const recent = recentMesas();
   if (recent.length) {
     $("recent").hidden = false;
     for (const mesa of recent.slice(-8).reverse()) {
@@ -234,9 +243,7 @@ async function createMesa(event) {
     $("setup-error").textContent = errorMessage(data.error);
     return;
   }
-  const recent = JSON.parse(localStorage.getItem("fichaflow-anotador-mesas") || "[]");
-  recent.push({ code: data.code, name: data.state.name });
-  localStorage.setItem("fichaflow-anotador-mesas", JSON.stringify(recent));
+  keepRecent([...recentMesas(), { code: data.code, name: data.state.name }]);
   location.search = `?mesa=${encodeURIComponent(data.code)}`;
 }
 
@@ -372,7 +379,11 @@ async function showSheet() {
   try {
     await loadSheet();
   } catch (error) {
-    // A code the server does not know: said where a mesa is made, not on an empty sheet.
+    // A code the server does not know: said where a mesa is made, not on an empty sheet, and
+    // gone from the recent mesas (a mesa the server no longer keeps is no use to come back to).
+    if (error.code === "anotador.mesa_not_found") {
+      keepRecent(recentMesas().filter((mesa) => mesa.code !== code));
+    }
     return showSetup(error.message);
   }
   outbox = new Outbox(code, report);
