@@ -242,7 +242,8 @@ _SET_VERSIONS = (
 )
 """Each mesa's new version, written only where the stored version and fencing token are the
 ones its actions started from, and its lease renewed with it (built once: it runs with every
-group)."""
+group). :func:`_write_sqlite` states the same condition in SQL of its own (SQLAlchemy's VALUES
+names its columns in a way SQLite does not read): a change to one is a change to both."""
 
 
 def write_many(
@@ -340,8 +341,9 @@ def _write_sqlite(
         for code in codes:
             old, fence = start[code]
             expected += (code, old, fence, versions[code])
-        # a VALUES list's columns are named column1, column2…: here the code, the version
-        # the actions started from, their fencing token and the new version
+        # _SET_VERSIONS' condition; a VALUES list's columns are named column1, column2…:
+        # here the code, the version the actions started from, their fencing token and the
+        # new version
         written += connection.exec_driver_sql(
             "UPDATE mesas SET version = v.column4, lease_until = ? "
             f"FROM (VALUES {','.join(['(?,?,?,?)'] * len(codes))}) AS v "
