@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from fichaflow.core.errors import FichaFlowError
 from fichaflow.core.rules import PRESETS, Rules
@@ -386,4 +386,33 @@ def test_a_time_call_committed_is_replayed_where_it_came(tmp_path: Path, call_at
     assert back.status == "partida_over" and back.partida is not None
     assert back.partida.winner == mesa.partida.winner
     assert max(mesa.partida.scores) < rules.target
+    engine.dispose()
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_write_inside_a_read_is_refused_and_changes_nothing(
+    database: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A read takes no lock on SQLite, so a write slipped into one would fail whenever another
+    connection wrote first: the database refuses it every time, the read's connection goes back
+    to the pool able to write again, and what was there stays."""
+    if database == "sqlite":
+        engine = make_engine(f"sqlite:///{tmp_path / 'fichaflow.sqlite3'}")
+    else:
+        engine = make_engine(request.getfixturevalue("postgres_url"))
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE notes (who TEXT)"))
+        connection.execute(text("INSERT INTO notes VALUES ('first')"))
+    for _ in range(2):  # the same pooled connection, read-only, then able to write, twice
+        with pytest.raises(DBAPIError), reading(engine) as read:
+            assert "first" in read.execute(text("SELECT who FROM notes")).scalars().all()
+            read.execute(text("INSERT INTO notes VALUES ('slipped in')"))
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO notes VALUES ('written')"))
+    with reading(engine) as read:
+        assert read.execute(text("SELECT who FROM notes")).scalars().all() == [
+            "first", "written", "written"
+        ]  # fmt: skip
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE notes"))
     engine.dispose()

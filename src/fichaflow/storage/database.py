@@ -83,10 +83,15 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
         # snapshot on), and no busy timeout helps: a move or a sign-up refused for nothing.
         # A transaction that only reads never meets that, and in WAL mode a reader and the
         # writer go on together: it begins deferred, holding no lock.
-        if connection.get_execution_options().get(READ_ONLY):
-            connection.exec_driver_sql("BEGIN")
-        else:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        read_only = bool(connection.get_execution_options().get(READ_ONLY))
+        # A read-only transaction refuses to write (query_only): a write slipped into one would
+        # take the lock after all, and fail whenever another connection wrote first. The pragma
+        # belongs to the pooled connection, so it is set only when it changes.
+        info = connection.connection.info
+        if info.get(READ_ONLY, False) != read_only:
+            connection.exec_driver_sql(f"PRAGMA query_only = {int(read_only)}")
+            info[READ_ONLY] = read_only
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
     return engine
 
@@ -95,9 +100,12 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
 def reading(engine: Engine) -> Iterator[Connection]:
     """A connection for reads only, in one transaction (one snapshot of the database). On SQLite
     it takes no lock: a long read (an export, a torneo's standings) does not hold up the moves
-    being stored meanwhile, as a transaction that may write would."""
+    being stored meanwhile, as a transaction that may write would. The database refuses a write
+    in it (SQLite's ``query_only``, PostgreSQL's read-only transaction), so that none slips in."""
     with engine.connect() as connection:
         connection.execution_options(**{READ_ONLY: True})
+        if connection.dialect.name == "postgresql":
+            connection.execution_options(postgresql_readonly=True)
         yield connection
 
 
