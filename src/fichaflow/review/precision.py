@@ -27,11 +27,12 @@ class Precision:
     the line: ``bench/repaso_truth.py`` measured playouts alone 7 tantos from an exact reference
     there (figures in ``docs/benchmarks.md``); its 900,000 nodes a decision, three times what it
     had, bring its best move to that reference's in 90% of 90 venezuela decisions instead of 84%,
-    for about twice the time a hand. The hindsight of a whole hand is solved from its
-    last decision back to its first by one solver, whose table of solved positions serves them
-    all (the deal and the side are the same), within ``hindsight_nodes`` for the hand: the first
-    decision, the costliest (a salida can take more than a million nodes), reads what the later
-    ones solved and gets all they leave. At ``normal`` that is enough for the first decision too."""
+    for 1.4 to 1.75 times the CPU a hand at the median. The hindsight of a whole hand is solved
+    from its last decision back to its first by one solver, whose table of solved positions
+    serves them all (the deal and the side are the same), within ``hindsight_nodes`` for the
+    hand: the first decision, the costliest (a salida can take more than a million nodes), reads
+    what the later ones solved and gets all they leave. At ``normal`` that is enough for the
+    first decision too."""
 
     name: str
     samples: int
